@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { getCookie } from 'hono/cookie';
+import { csrf } from 'hono/csrf';
+import { secureHeaders } from 'hono/secure-headers';
+import type { Env } from './env.js';
+import type { Db } from './db/client.js';
+import type { Logger } from './lib/logger.js';
+import type { SecretBox } from './lib/secret-box.js';
+import { HttpError } from './lib/http-error.js';
+import { APP_VERSION } from './lib/version.js';
+import type { AppEnv } from './http/app-env.js';
+import { apiNotFound, errorHandler } from './http/error-handler.js';
+import { mountWebApp } from './http/static.js';
+import { healthRoutes } from './features/health/health.routes.js';
+import {
+  SESSION_COOKIE,
+  createSessionService,
+  type SessionService,
+} from './features/auth/session.service.js';
+
+/** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
+export interface AppDeps {
+  env: Env;
+  db: Db;
+  log: Logger;
+  secrets: SecretBox;
+  sessions?: SessionService;
+  /** Absolute path of the built web app; omit to serve the API only. */
+  webDist?: string;
+  now?: () => number;
+}
+
+/** The default limit for request bodies; upload routes set their own. */
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+function apiRoutes(_deps: Required<Pick<AppDeps, 'sessions'>> & AppDeps) {
+  return new Hono<AppEnv>().route('/health', healthRoutes(APP_VERSION));
+}
+
+/** The client's type for Hono RPC: `hc<AppType>('/api')`. */
+export type AppType = ReturnType<typeof apiRoutes>;
+
+export function createApp(deps: AppDeps) {
+  const sessions = deps.sessions ?? createSessionService(deps.db, deps.now);
+  const app = new Hono<AppEnv>();
+
+  app.use('*', async (c, next) => {
+    const requestId = randomUUID();
+    const log = deps.log.child({ requestId });
+    c.set('requestId', requestId);
+    c.set('log', log);
+    c.set('user', null);
+    c.set('sessionToken', null);
+    const started = performance.now();
+    await next();
+    if (c.req.path.startsWith('/api/')) {
+      log.info(
+        {
+          method: c.req.method,
+          path: c.req.path,
+          status: c.res.status,
+          ms: Math.round(performance.now() - started),
+        },
+        'request',
+      );
+    }
+  });
+  app.use('*', secureHeaders({ crossOriginEmbedderPolicy: false, contentSecurityPolicy: undefined }));
+  app.use(
+    '/api/*',
+    bodyLimit({
+      maxSize: DEFAULT_BODY_LIMIT,
+      onError: () => {
+        throw new HttpError(413, `Request body is larger than ${DEFAULT_BODY_LIMIT / 1024} KB`);
+      },
+    }),
+  );
+  // Form posts from other sites are refused; JSON requests are already covered by SameSite=Lax and CORS.
+  app.use('/api/*', csrf());
+  app.use('/api/*', async (c, next) => {
+    const token = getCookie(c, SESSION_COOKIE);
+    if (token) {
+      const user = sessions.validate(token);
+      if (user) {
+        c.set('user', user);
+        c.set('sessionToken', token);
+      }
+    }
+    await next();
+  });
+
+  app.route('/api', apiRoutes({ ...deps, sessions }));
+  app.all('/api/*', apiNotFound);
+  if (deps.webDist) mountWebApp(app, deps.webDist);
+  app.onError(errorHandler);
+  app.notFound(apiNotFound);
+  return app;
+}

@@ -1,0 +1,2 @@
+// Every table of every feature, for drizzle's typed client and drizzle-kit's migrations.
+export * from '../features/auth/auth.table.js';

@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The agent's environment (product brief, "Contract"). This is the only module that reads
+ * process.env; everything else receives the parsed, typed result.
+ */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  NEXUS_DATA_DIR: z.string().min(1).default('./data'),
+  /** dockerode's own convention: unix:///path.sock or tcp://host:port; unset means the local socket. */
+  DOCKER_HOST: z.string().optional(),
+  OLLAMA_URL: z.url().default('http://127.0.0.1:11434'),
+  HA_URL: z.url().optional(),
+  HA_TOKEN: z.string().min(1).optional(),
+  /** Where the host's root is mounted when the agent runs in a container (Jetson facts). */
+  NEXUS_HOST_ROOT: z.string().min(1).default('/'),
+  /** Where the built web app lives; defaults to web/dist beside the agent. */
+  NEXUS_WEB_DIST: z.string().min(1).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Set when a TLS-terminating proxy sits in front of the agent, so cookies get the Secure flag. */
+  NEXUS_TRUST_PROXY: z
+    .enum(['true', 'false', '1', '0'])
+    .default('false')
+    .transform((v) => v === 'true' || v === '1'),
+});
+
+export type Env = z.infer<typeof envSchema> & { dataDir: string };
+
+export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
+  // Empty strings from shell exports mean "unset", not "invalid".
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const result = envSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
+    throw new Error(`Invalid environment:\n${lines}`);
+  }
+  return { ...result.data, dataDir: path.resolve(result.data.NEXUS_DATA_DIR) };
+}

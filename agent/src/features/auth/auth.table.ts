@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
+import { ROLES } from '../../contract/auth.js';
+
+export const users = sqliteTable(
+  'users',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    name: text('name').notNull(),
+    /** As the person typed it; uniqueness is on the lower-cased form below. */
+    email: text('email').notNull(),
+    emailNormalized: text('email_normalized').notNull(),
+    role: text('role', { enum: ROLES }).notNull().default('user'),
+    passwordHash: text('password_hash').notNull(),
+    /** TOTP secret sealed by the SecretBox; set during enrolment, trusted only once totpEnabled. */
+    totpSecretSealed: text('totp_secret_sealed'),
+    totpEnabled: integer('totp_enabled', { mode: 'boolean' }).notNull().default(false),
+    /** The last accepted TOTP time step, so a code cannot be replayed within its window. */
+    totpLastStep: integer('totp_last_step'),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(sql`(unixepoch() * 1000)`),
+    updatedAt: integer('updated_at', { mode: 'timestamp_ms' })
+      .notNull()
+      .default(sql`(unixepoch() * 1000)`),
+  },
+  (t) => [uniqueIndex('users_email_normalized_unique').on(t.emailNormalized)],
+);
+
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    /** SHA-256 of the cookie's 256-bit random id: a leaked database holds no usable session. */
+    idHash: text('id_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** rememberMe sessions live 30 days; others end with the browser or after the idle timeout. */
+    persistent: integer('persistent', { mode: 'boolean' }).notNull(),
+    createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
+    lastSeenAt: integer('last_seen_at', { mode: 'timestamp_ms' }).notNull(),
+    expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+    userAgent: text('user_agent'),
+    ipAddress: text('ip_address'),
+  },
+  (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],
+);
+
+export type UserRow = typeof users.$inferSelect;
+export type SessionRow = typeof sessions.$inferSelect;

@@ -1,0 +1,119 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, lt } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { sessions, users, type UserRow } from './auth.table.js';
+
+export const SESSION_COOKIE = 'nexus_session';
+/** "Remember me for 30 days" (spec §9). */
+export const REMEMBER_ME_MS = 30 * 24 * 60 * 60 * 1000;
+/** A browser-session sign-in also ends after this long without a request. */
+export const IDLE_TIMEOUT_MS = 12 * 60 * 60 * 1000;
+/** lastSeenAt is written at most this often, so reads do not turn every request into a write. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+export interface SessionUser {
+  id: number;
+  name: string;
+  email: string;
+  role: UserRow['role'];
+  totpEnabled: boolean;
+  createdAt: Date;
+}
+
+export interface CreatedSession {
+  /** The cookie value: 256 random bits, base64url. Only its hash is stored. */
+  token: string;
+  persistent: boolean;
+  expiresAt: Date;
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export function createSessionService(db: Db, now: () => number = Date.now) {
+  return {
+    create(
+      userId: number,
+      opts: { persistent: boolean; userAgent?: string; ipAddress?: string },
+    ): CreatedSession {
+      const token = randomBytes(32).toString('base64url');
+      const t = now();
+      const expiresAt = t + (opts.persistent ? REMEMBER_ME_MS : IDLE_TIMEOUT_MS);
+      db.insert(sessions)
+        .values({
+          idHash: hashToken(token),
+          userId,
+          persistent: opts.persistent,
+          createdAt: new Date(t),
+          lastSeenAt: new Date(t),
+          expiresAt: new Date(expiresAt),
+          userAgent: opts.userAgent?.slice(0, 512) ?? null,
+          ipAddress: opts.ipAddress ?? null,
+        })
+        .run();
+      return { token, persistent: opts.persistent, expiresAt: new Date(expiresAt) };
+    },
+
+    /** Resolves a cookie value to its user, sliding the idle timeout of browser-session sign-ins. */
+    validate(token: string): SessionUser | null {
+      if (!token || token.length > 128) return null;
+      const idHash = hashToken(token);
+      const row = db
+        .select({ session: sessions, user: users })
+        .from(sessions)
+        .innerJoin(users, eq(users.id, sessions.userId))
+        .where(eq(sessions.idHash, idHash))
+        .get();
+      if (!row) return null;
+      const t = now();
+      if (row.session.expiresAt.getTime() <= t) {
+        db.delete(sessions).where(eq(sessions.idHash, idHash)).run();
+        return null;
+      }
+      if (t - row.session.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS) {
+        const expiresAt = row.session.persistent ? row.session.expiresAt : new Date(t + IDLE_TIMEOUT_MS);
+        db.update(sessions)
+          .set({ lastSeenAt: new Date(t), expiresAt })
+          .where(eq(sessions.idHash, idHash))
+          .run();
+      }
+      const { user } = row;
+      return {
+        id: user.id,
+        name: user.name,
+        email: user.email,
+        role: user.role,
+        totpEnabled: user.totpEnabled,
+        createdAt: user.createdAt,
+      };
+    },
+
+    revoke(token: string): void {
+      db.delete(sessions)
+        .where(eq(sessions.idHash, hashToken(token)))
+        .run();
+    },
+
+    /** Signs a user out everywhere, e.g. after a password reset. */
+    revokeAllForUser(userId: number): void {
+      db.delete(sessions).where(eq(sessions.userId, userId)).run();
+    },
+
+    purgeExpired(): number {
+      return db
+        .delete(sessions)
+        .where(lt(sessions.expiresAt, new Date(now())))
+        .run().changes;
+    },
+
+    /** For tests and the CLI: how many live sessions a user has. */
+    countForUser(userId: number): number {
+      return db
+        .select({ idHash: sessions.idHash })
+        .from(sessions)
+        .where(and(eq(sessions.userId, userId)))
+        .all().length;
+    },
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,0 +1,28 @@
+import { createMiddleware } from 'hono/factory';
+import type { Role } from '../contract/auth.js';
+import { forbidden, unauthorized } from '../lib/http-error.js';
+import type { SessionUser } from '../features/auth/session.service.js';
+import type { AppEnv } from './app-env.js';
+
+/** The environment of a route behind requireUser/requireRole: `c.get('user')` is never null there. */
+export interface SignedInEnv {
+  Variables: AppEnv['Variables'] & { user: SessionUser };
+}
+
+/** 401 unless signed in. Every non-public route uses this or requireRole, whatever the client shows. */
+export const requireUser = createMiddleware<SignedInEnv>(async (c, next) => {
+  if (!c.get('user')) throw unauthorized();
+  await next();
+});
+
+/** 401 unless signed in, 403 unless the user has one of the roles. */
+export function requireRole(...roles: Role[]) {
+  return createMiddleware<SignedInEnv>(async (c, next) => {
+    const user = c.get('user');
+    if (!user) throw unauthorized();
+    if (!roles.includes(user.role)) throw forbidden();
+    await next();
+  });
+}
+
+export const requireAdmin = requireRole('admin', 'superadmin');

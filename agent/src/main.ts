@@ -1,0 +1,50 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from '@hono/node-server';
+import { loadEnv } from './env.js';
+import { openDatabase } from './db/client.js';
+import { createLogger } from './lib/logger.js';
+import { createSecretBox, loadOrCreateKey } from './lib/secret-box.js';
+import { createApp } from './app.js';
+
+/** How long in-flight requests may take to finish after SIGTERM before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+const env = loadEnv();
+const log = createLogger(env.LOG_LEVEL);
+const handle = openDatabase(env.dataDir);
+const secrets = createSecretBox(loadOrCreateKey(env.dataDir));
+const webDist = env.NEXUS_WEB_DIST
+  ? path.resolve(env.NEXUS_WEB_DIST)
+  : fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+const app = createApp({ env, db: handle.db, log, secrets, webDist });
+
+const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
+  log.info(
+    { port: info.port, host: env.HOST, dataDir: env.dataDir },
+    `Nexus agent listening on ${env.HOST}:${info.port}`,
+  );
+});
+
+let stopping = false;
+function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'shutting down: finishing in-flight requests');
+  const force = setTimeout(() => {
+    log.warn('in-flight requests did not finish in time; exiting');
+    handle.close();
+    process.exit(1);
+  }, SHUTDOWN_GRACE_MS);
+  force.unref();
+  server.close(() => {
+    handle.close();
+    log.info('stopped');
+    process.exit(0);
+  });
+  // Keep-alive connections would hold close() open; idle ones can go now.
+  if ('closeIdleConnections' in server) server.closeIdleConnections();
+}
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));

@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+export interface RunningAgent {
+  url: string;
+  port: number;
+  dataDir: string;
+  process: ChildProcess;
+  /** Every log line the agent printed so far (JSON strings), for assertions about logging. */
+  logs: string[];
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Starts the real, compiled agent on a fresh temporary data directory and a free port, and
+ * resolves once it listens. Tests speak HTTP/WebSocket to it like a browser would.
+ */
+export async function startAgent(
+  opts: { env?: Record<string, string>; dataDir?: string } = {},
+): Promise<RunningAgent> {
+  const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-test-'));
+  const child = spawn(process.execPath, [path.join(repoRoot, 'agent/dist/main.js')], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'test',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      NEXUS_DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      ...opts.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: string[] = [];
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const lines = readline.createInterface({ input: child.stdout! });
+
+  const port = await new Promise<number>((resolve, reject) => {
+    const onExit = (code: number | null) =>
+      reject(new Error(`agent exited with ${code} before listening\n${stderr}\n${logs.join('\n')}`));
+    child.once('exit', onExit);
+    lines.on('line', (line) => {
+      logs.push(line);
+      try {
+        const entry = JSON.parse(line) as { port?: number; msg?: string };
+        if (typeof entry.port === 'number' && entry.msg?.includes('listening')) {
+          child.off('exit', onExit);
+          resolve(entry.port);
+        }
+      } catch {
+        // not JSON: keep it in logs only
+      }
+    });
+  });
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    dataDir,
+    process: child,
+    logs,
+    stop(signal = 'SIGTERM') {
+      return new Promise((resolve) => {
+        if (child.exitCode !== null) return resolve(child.exitCode);
+        child.once('exit', (code) => resolve(code));
+        child.kill(signal);
+      });
+    },
+  };
+}
