@@ -1,24 +1,48 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs beyond npm packages, on a fresh Debian machine:
-# Chromium for the browser tests (Playwright cannot download its own browser here).
-# Idempotent: does nothing when everything is present.
+# Chromium for the browser tests (Playwright cannot download its own browser here), and Podman as
+# the Docker Engine API for the container tests (no registry is reachable, so their image is built
+# here from busybox-static). Idempotent: does nothing when everything is present.
 set -euo pipefail
 
 missing=()
 command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v podman >/dev/null 2>&1 || missing+=(podman)
+command -v runc >/dev/null 2>&1 || missing+=(runc)
+dpkg-query -W -f='${Status}' busybox-static 2>/dev/null | grep -q 'ok installed' || missing+=(busybox-static)
 
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "The tests need these Debian packages, which are missing: ${missing[*]}" >&2
+    echo "Install them with: sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+
+  echo "Installing ${missing[*]} from Debian's packages..."
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "Installed ${missing[*]}."
 fi
 
-if [ "$(id -u)" -ne 0 ]; then
-  echo "The tests need these Debian packages, which are missing: ${missing[*]}" >&2
-  echo "Install them with: sudo apt-get install -y ${missing[*]}" >&2
-  exit 1
+# Podman on this kernel: crun fails on hybrid cgroups (runc works), and the default ulimits make
+# every container fail with "setrlimit RLIMIT_NOFILE: Operation not permitted".
+podman_conf=$'[containers]\ndefault_ulimits = []\n[engine]\nruntime = "runc"\n'
+if [ "$(cat /etc/containers/containers.conf 2>/dev/null)" != "$(printf '%s' "$podman_conf")" ]; then
+  mkdir -p /etc/containers
+  printf '%s' "$podman_conf" >/etc/containers/containers.conf
 fi
 
-echo "Installing ${missing[*]} from Debian's packages..."
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "Installed ${missing[*]}."
+# The container tests' image: busybox and its applet links, imported as localhost/busybox:test.
+if ! podman image exists localhost/busybox:test 2>/dev/null; then
+  rootfs=$(mktemp -d)
+  mkdir -p "$rootfs/bin" "$rootfs/tmp"
+  cp /bin/busybox "$rootfs/bin/busybox"
+  for applet in $(/bin/busybox --list); do
+    [ "$applet" = busybox ] || ln -s busybox "$rootfs/bin/$applet"
+  done
+  tar -C "$rootfs" -cf "$rootfs.tar" .
+  podman import --quiet "$rootfs.tar" localhost/busybox:test >/dev/null
+  rm -rf "$rootfs" "$rootfs.tar"
+  echo "Imported localhost/busybox:test."
+fi

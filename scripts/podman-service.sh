@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Starts Podman's Docker-compatible API service for the container tests and benchmarks, unless one
+# already answers on the socket, and waits until it does. Prints the DOCKER_HOST to use.
+# Usage: scripts/podman-service.sh [socket path]   (default /tmp/nexus-podman.sock)
+set -euo pipefail
+
+socket=${1:-/tmp/nexus-podman.sock}
+log=${socket%.sock}.log
+
+# Node is always here (curl may not be on a clean machine).
+ping() {
+  node -e '
+    const req = require("node:http").get({ socketPath: process.argv[1], path: "/_ping", timeout: 2000 },
+      (res) => process.exit(res.statusCode === 200 ? 0 : 1));
+    req.on("error", () => process.exit(1));
+    req.on("timeout", () => process.exit(1));
+  ' "$socket"
+}
+
+if ! ping; then
+  if ! command -v podman >/dev/null 2>&1; then
+    echo "podman is not installed: run scripts/ensure-test-deps.sh first" >&2
+    exit 1
+  fi
+  rm -f "$socket"
+  # --time=0: the service never exits for idleness; setsid keeps it alive after this script ends.
+  setsid podman system service --time=0 "unix://$socket" >"$log" 2>&1 </dev/null &
+  for _ in $(seq 1 150); do
+    ping && break
+    sleep 0.2
+  done
+  if ! ping; then
+    echo "Podman's API service did not answer on $socket within 30 s; its log:" >&2
+    cat "$log" >&2 || true
+    exit 1
+  fi
+fi
+echo "unix://$socket"
