@@ -19,6 +19,10 @@ import {
   createSessionService,
   type SessionService,
 } from './features/auth/session.service.js';
+import { createAuthService } from './features/auth/auth.service.js';
+import { authRoutes } from './features/auth/auth.routes.js';
+import { userRoutes } from './features/auth/users.routes.js';
+import type { AuthLimits } from './features/auth/login-throttle.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -27,6 +31,8 @@ export interface AppDeps {
   log: Logger;
   secrets: SecretBox;
   sessions?: SessionService;
+  /** Sign-in and sign-up rate limits; the defaults are in features/auth/login-throttle.ts. */
+  authLimits?: Partial<AuthLimits>;
   /** Absolute path of the built web app; omit to serve the API only. */
   webDist?: string;
   now?: () => number;
@@ -35,8 +41,19 @@ export interface AppDeps {
 /** The default limit for request bodies; upload routes set their own. */
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-function apiRoutes(_deps: Required<Pick<AppDeps, 'sessions'>> & AppDeps) {
-  return new Hono<AppEnv>().route('/health', healthRoutes(APP_VERSION));
+function apiRoutes(deps: Required<Pick<AppDeps, 'sessions'>> & AppDeps) {
+  const auth = createAuthService({
+    db: deps.db,
+    sessions: deps.sessions,
+    secrets: deps.secrets,
+    log: deps.log,
+    limits: deps.authLimits,
+    now: deps.now,
+  });
+  return new Hono<AppEnv>()
+    .route('/health', healthRoutes(APP_VERSION))
+    .route('/auth', authRoutes(auth, { trustProxy: deps.env.NEXUS_TRUST_PROXY }))
+    .route('/users', userRoutes(auth));
 }
 
 /** The client's type for Hono RPC: `hc<AppType>('/api')`. */

@@ -6,6 +6,7 @@ import { openDatabase } from './db/client.js';
 import { createLogger } from './lib/logger.js';
 import { createSecretBox, loadOrCreateKey } from './lib/secret-box.js';
 import { createApp } from './app.js';
+import { createSessionService, startSessionPurge } from './features/auth/session.service.js';
 
 /** How long in-flight requests may take to finish after SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -18,7 +19,10 @@ const webDist = env.NEXUS_WEB_DIST
   ? path.resolve(env.NEXUS_WEB_DIST)
   : fileURLToPath(new URL('../../web/dist', import.meta.url));
 
-const app = createApp({ env, db: handle.db, log, secrets, webDist });
+const sessions = createSessionService(handle.db);
+startSessionPurge(sessions, (err) => log.error({ err }, 'purging expired sessions failed'));
+
+const app = createApp({ env, db: handle.db, log, secrets, sessions, webDist });
 
 const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
   log.info(

@@ -14,15 +14,17 @@ const totpCode = z
 const email = z.string().trim().max(254).pipe(z.email('Enter a valid email address'));
 /** A password length rule is not in the spec; 8 is the NIST SP 800-63B minimum, 256 bounds hashing work. */
 export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 256;
 const newPassword = z
   .string()
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(256, 'Password must be at most 256 characters');
+  .max(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`);
 
 export const loginInputSchema = z.object({
   email,
-  password: z.string().min(1, 'Password is required').max(256),
-  totpCode: totpCode.optional(),
+  password: z.string().min(1, 'Password is required').max(PASSWORD_MAX_LENGTH),
+  /** An empty or null code means "not given yet", as a form with an empty field would send it. */
+  totpCode: z.union([totpCode, z.literal('')]).nullish(),
   rememberMe: z.boolean().optional().default(false),
 });
 export type LoginInput = z.input<typeof loginInputSchema>;
@@ -35,6 +37,24 @@ export const registerInputSchema = z.object({
 export type RegisterInput = z.infer<typeof registerInputSchema>;
 
 export const totpCodeInputSchema = z.object({ code: totpCode });
+export type TotpCodeInput = z.infer<typeof totpCodeInputSchema>;
+
+export const changePasswordInputSchema = z.object({
+  currentPassword: z.string().min(1, 'Current password is required').max(PASSWORD_MAX_LENGTH),
+  newPassword: newPassword,
+});
+export type ChangePasswordInput = z.infer<typeof changePasswordInputSchema>;
+
+/** `PATCH /api/users/:id`: what an admin may change about another account. */
+export const updateUserInputSchema = z.object({ role: roleSchema });
+export type UpdateUserInput = z.infer<typeof updateUserInputSchema>;
+
+export const userIdParamSchema = z.object({
+  id: z
+    .string()
+    .regex(/^[1-9]\d{0,14}$/, 'A user id is a positive whole number')
+    .transform(Number),
+});
 
 export const publicUserSchema = z.object({
   id: z.number().int(),
@@ -46,11 +66,20 @@ export const publicUserSchema = z.object({
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
+/** The answer of login and register: `{ user }` (spec §3, "The login response carries a user field"). */
+export const authResponseSchema = z.object({ user: publicUserSchema });
+export type AuthResponse = z.infer<typeof authResponseSchema>;
+
+export const userListSchema = z.object({ users: z.array(publicUserSchema) });
+export type UserList = z.infer<typeof userListSchema>;
+
 export const twoFactorSetupSchema = z.object({ secret: z.string(), otpauthUrl: z.string() });
 export type TwoFactorSetup = z.infer<typeof twoFactorSetupSchema>;
 
 /** The server's message when a 2FA account signs in without a code (the web matches on it, spec §4). */
 export const TWO_FACTOR_REQUIRED_MESSAGE = '2FA code required';
+/** The one answer to a wrong email or a wrong password alike, so sign-in does not reveal which accounts exist. */
+export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
 
 export function isAdminRole(role: Role): boolean {
   return role === 'admin' || role === 'superadmin';

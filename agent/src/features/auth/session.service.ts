@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq, lt, ne } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { sessions, users, type UserRow } from './auth.table.js';
 
@@ -98,6 +98,13 @@ export function createSessionService(db: Db, now: () => number = Date.now) {
       db.delete(sessions).where(eq(sessions.userId, userId)).run();
     },
 
+    /** After a password change: every other browser signs in again, this one stays. */
+    revokeOthers(userId: number, keepToken: string): void {
+      db.delete(sessions)
+        .where(and(eq(sessions.userId, userId), ne(sessions.idHash, hashToken(keepToken))))
+        .run();
+    },
+
     purgeExpired(): number {
       return db
         .delete(sessions)
@@ -117,3 +124,21 @@ export function createSessionService(db: Db, now: () => number = Date.now) {
 }
 
 export type SessionService = ReturnType<typeof createSessionService>;
+
+/** Expired sessions are refused on sight; this only keeps the table from growing with abandoned ones. */
+export const SESSION_PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+/** Purges now and then hourly; the timer does not keep the process alive. Returns a stop function. */
+export function startSessionPurge(sessionService: SessionService, onError: (error: unknown) => void) {
+  const purge = () => {
+    try {
+      sessionService.purgeExpired();
+    } catch (error) {
+      onError(error);
+    }
+  };
+  purge();
+  const timer = setInterval(purge, SESSION_PURGE_INTERVAL_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}

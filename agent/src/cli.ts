@@ -1,0 +1,155 @@
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { ROLES, roleSchema, type Role } from './contract/auth.js';
+import { openDatabase, type DbHandle } from './db/client.js';
+import { loadEnv } from './env.js';
+import { createAuthService, type AuthService } from './features/auth/auth.service.js';
+import { createSessionService } from './features/auth/session.service.js';
+import { HttpError } from './lib/http-error.js';
+import { createLogger } from './lib/logger.js';
+import { createSecretBox, loadOrCreateKey, type SecretBox } from './lib/secret-box.js';
+
+/**
+ * The owner's way back in when the console cannot help: `npm run cli -- <command> [options]`.
+ * It works on the same database as the agent (NEXUS_DATA_DIR), with or without it running.
+ * Whoever can run this on the hub already controls the hub, so it asks for no password.
+ */
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  users:list                                   List every account with its role and 2FA state
+  users:reset-password --email <email> [--password <new password>]
+                                               Set a new password and sign the account out everywhere.
+                                               Without --password a strong one is generated and printed once.
+  users:set-role --email <email> --role <${ROLES.join('|')}>
+                                               Change an account's role
+  users:disable-2fa --email <email>            Turn off two-factor authentication (a lost phone)
+  help                                         Show this help
+
+The database is the one in NEXUS_DATA_DIR (default ./data), as for the agent.`;
+
+/** Exit codes: 0 done, 1 the command failed (e.g. no such account), 2 the command line was wrong. */
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+
+class UsageError extends Error {}
+
+const out = (line: string) => process.stdout.write(`${line}\n`);
+const err = (line: string) => process.stderr.write(`${line}\n`);
+
+/** 18 random bytes: a 24-character base64url password, 144 bits, beyond any guessing. */
+function generatePassword(): string {
+  return randomBytes(18).toString('base64url');
+}
+
+function requireOption(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+function parseRole(value: string): Role {
+  const result = roleSchema.safeParse(value);
+  if (!result.success) throw new UsageError(`--role must be one of: ${ROLES.join(', ')}`);
+  return result.data;
+}
+
+async function run(command: string | undefined, args: string[], open: () => AuthService): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' } },
+    strict: true,
+    allowPositionals: false,
+  });
+
+  switch (command) {
+    case 'users:list': {
+      const users = open().listUsers();
+      if (users.length === 0) {
+        out('No accounts yet: the first one registered in the console becomes superadmin.');
+        return;
+      }
+      for (const user of users) {
+        out(
+          [
+            String(user.id).padStart(4),
+            user.role.padEnd(10),
+            (user.totpEnabled ? '2FA' : '-').padEnd(4),
+            user.email,
+            `(${user.name})`,
+          ].join('  '),
+        );
+      }
+      return;
+    }
+    case 'users:reset-password': {
+      const email = requireOption(values, 'email');
+      const given = values.password;
+      const password = given ?? generatePassword();
+      const user = await open().resetPassword(email, password);
+      out(`The password of ${user.email} is reset; every session of the account is signed out.`);
+      if (given === undefined) out(`New password (shown once): ${password}`);
+      return;
+    }
+    case 'users:set-role': {
+      const email = requireOption(values, 'email');
+      const role = parseRole(requireOption(values, 'role'));
+      const user = open().setRoleByEmail(email, role);
+      out(`${user.email} is now ${user.role}.`);
+      return;
+    }
+    case 'users:disable-2fa': {
+      const email = requireOption(values, 'email');
+      const user = open().disableTwoFactorByEmail(email);
+      out(`Two-factor authentication is off for ${user.email}; set it up again in Account Settings.`);
+      return;
+    }
+    default:
+      throw new UsageError(command ? `Unknown command: ${command}` : 'No command given');
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === 'help' || command === '--help' || command === '-h') {
+    out(USAGE);
+    return 0;
+  }
+  let handle: DbHandle | undefined;
+  const open = (): AuthService => {
+    const env = loadEnv();
+    handle = openDatabase(env.dataDir);
+    // No command here decrypts anything: read (or create) the key only if one ever does.
+    let box: SecretBox | undefined;
+    const secrets: SecretBox = {
+      seal: (plaintext) => (box ??= createSecretBox(loadOrCreateKey(env.dataDir))).seal(plaintext),
+      open: (sealed) => (box ??= createSecretBox(loadOrCreateKey(env.dataDir))).open(sealed),
+    };
+    return createAuthService({
+      db: handle.db,
+      sessions: createSessionService(handle.db),
+      secrets,
+      log: createLogger('silent'),
+    });
+  };
+  try {
+    await run(command, rest, open);
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      err(`Error: ${(error as Error).message}\n\n${USAGE}`);
+      return EXIT_USAGE;
+    }
+    if (error instanceof HttpError) {
+      err(`Error: ${error.message}`);
+      return EXIT_FAILED;
+    }
+    err(`Error: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT_FAILED;
+  } finally {
+    handle?.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

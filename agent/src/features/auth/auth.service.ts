@@ -1,0 +1,309 @@
+import {
+  INVALID_CREDENTIALS_MESSAGE,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_MIN_LENGTH,
+  TWO_FACTOR_REQUIRED_MESSAGE,
+  type ChangePasswordInput,
+  type LoginInput,
+  type PublicUser,
+  type RegisterInput,
+  type Role,
+  type TwoFactorSetup,
+} from '../../contract/auth.js';
+import type { Db } from '../../db/client.js';
+import {
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  tooManyRequests,
+  unauthorized,
+} from '../../lib/http-error.js';
+import type { Logger } from '../../lib/logger.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import { ACCOUNT_EXISTS_MESSAGE, createAuthRepository, normalizeEmail } from './auth.repository.js';
+import type { UserRow } from './auth.table.js';
+import { createAuthThrottles, describeWait, type AuthLimits } from './login-throttle.js';
+import {
+  hashPassword,
+  passwordNeedsRehash,
+  primeDummyHash,
+  verifyAgainstDummy,
+  verifyPassword,
+} from './password.js';
+import type { CreatedSession, SessionService, SessionUser } from './session.service.js';
+import { checkTotp, newTotpSecret, totpUri } from './totp.js';
+
+export interface AuthServiceDeps {
+  db: Db;
+  sessions: SessionService;
+  secrets: SecretBox;
+  log: Logger;
+  limits?: Partial<AuthLimits>;
+  now?: () => number;
+}
+
+/** Who is asking, as far as sign-in cares. */
+export interface ClientInfo {
+  address: string;
+  userAgent?: string;
+  /** The session cookie the browser presented, valid or not: replaced on sign-in. */
+  presentedToken?: string;
+}
+
+export const INVALID_TOTP_MESSAGE = 'Invalid 2FA code';
+export const REPLAYED_TOTP_MESSAGE = 'This 2FA code was already used: wait for the next one';
+
+type UserLike = Pick<UserRow, 'id' | 'name' | 'email' | 'role' | 'totpEnabled' | 'createdAt'> | SessionUser;
+
+/** What any endpoint may say about an account: never the hash, never the TOTP secret. */
+export function toPublicUser(user: UserLike): PublicUser {
+  return {
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    twoFactorEnabled: user.totpEnabled,
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+export function createAuthService(deps: AuthServiceDeps) {
+  const now = deps.now ?? Date.now;
+  const repo = createAuthRepository(deps.db, now);
+  const throttles = createAuthThrottles(deps.limits, now);
+  const { sessions, secrets, log } = deps;
+  primeDummyHash().catch((error: unknown) =>
+    log.error({ err: error }, 'preparing the timing-safe hash failed'),
+  );
+
+  const signIn = (user: UserRow, client: ClientInfo, persistent: boolean): CreatedSession => {
+    // Rotation: the session id a browser had before signing in is never the one it has after,
+    // so an id planted in the browser beforehand (session fixation) is worth nothing.
+    if (client.presentedToken) sessions.revoke(client.presentedToken);
+    return sessions.create(user.id, { persistent, userAgent: client.userAgent, ipAddress: client.address });
+  };
+
+  const requireUserRow = (id: number): UserRow => {
+    const user = repo.findById(id);
+    if (!user) throw notFound('No such user');
+    return user;
+  };
+
+  const throttled = (waitMs: number, what: string) =>
+    tooManyRequests(`Too many ${what}. Try again in ${describeWait(waitMs)}.`, waitMs / 1000);
+
+  type TotpOutcome = 'ok' | 'invalid' | 'replayed';
+
+  /** Checks a code of an enabled account and consumes its time step. */
+  const consumeTotp = async (user: UserRow, code: string): Promise<TotpOutcome> => {
+    if (!user.totpSecretSealed) return 'invalid';
+    const result = await checkTotp(secrets.open(user.totpSecretSealed), code, user.totpLastStep, now());
+    if (!result.ok) return result.reason;
+    // Two requests racing with the same code: the database lets exactly one claim the step.
+    return repo.claimTotpStep(user.id, result.step) ? 'ok' : 'replayed';
+  };
+
+  /**
+   * Turning 2FA on or off needs a correct code; wrong codes count per account (apart from
+   * sign-in, so fumbling enrolment does not lock anyone out of signing in).
+   */
+  const withTwoFactorGuard = async (userId: number, attempt: () => Promise<TotpOutcome>) => {
+    const key = `2fa-change:${userId}`;
+    const wait = throttles.loginPerAccount.blockedFor(key);
+    if (wait > 0) throw throttled(wait, 'wrong 2FA codes');
+    throttles.loginPerAccount.record(key);
+    const outcome = await attempt();
+    if (outcome !== 'ok') {
+      throw badRequest(outcome === 'replayed' ? REPLAYED_TOTP_MESSAGE : INVALID_TOTP_MESSAGE);
+    }
+    throttles.loginPerAccount.clear(key);
+  };
+
+  return {
+    throttles,
+
+    async register(input: RegisterInput, client: ClientInfo) {
+      const wait = throttles.registerPerAddress.blockedFor(client.address);
+      if (wait > 0) throw throttled(wait, 'sign-up attempts from this address');
+      throttles.registerPerAddress.record(client.address);
+
+      // Cheap refusal before the deliberate slowness of hashing; the unique index still decides.
+      if (repo.findByEmail(input.email)) throw conflict(ACCOUNT_EXISTS_MESSAGE);
+      const user = repo.create({
+        name: input.name,
+        email: input.email,
+        passwordHash: await hashPassword(input.password),
+      });
+      log.info({ userId: user.id, role: user.role }, 'account created');
+      return { user, session: signIn(user, client, false) };
+    },
+
+    /**
+     * Password, then (for 2FA accounts) the code. Every failure counts against the account and
+     * the client address before any work is done, so parallel guesses cannot slip past the
+     * limit; a success forgives them again.
+     */
+    async login(input: LoginInput, client: ClientInfo) {
+      const accountKey = normalizeEmail(input.email);
+      const wait = Math.max(
+        throttles.loginPerAccount.blockedFor(accountKey),
+        throttles.loginPerAddress.blockedFor(client.address),
+      );
+      if (wait > 0) throw throttled(wait, 'failed sign-in attempts');
+      throttles.loginPerAccount.record(accountKey);
+      throttles.loginPerAddress.record(client.address);
+
+      const user = repo.findByEmail(accountKey);
+      const passwordOk = user
+        ? await verifyPassword(user.passwordHash, input.password)
+        : await verifyAgainstDummy(input.password);
+      if (!user || !passwordOk) {
+        log.warn(
+          { email: accountKey, address: client.address, reason: user ? 'wrong-password' : 'no-such-account' },
+          'sign-in failed',
+        );
+        throw unauthorized(INVALID_CREDENTIALS_MESSAGE);
+      }
+
+      if (user.totpEnabled) {
+        if (!input.totpCode) {
+          // Not a failure: the person knows the password and is asked for the second factor.
+          throttles.loginPerAccount.forgive(accountKey);
+          throttles.loginPerAddress.forgive(client.address);
+          throw unauthorized(TWO_FACTOR_REQUIRED_MESSAGE);
+        }
+        const outcome = await consumeTotp(user, input.totpCode);
+        if (outcome !== 'ok') {
+          log.warn({ userId: user.id, address: client.address, reason: `2fa-${outcome}` }, 'sign-in failed');
+          throw unauthorized(outcome === 'replayed' ? REPLAYED_TOTP_MESSAGE : INVALID_TOTP_MESSAGE);
+        }
+      }
+
+      throttles.loginPerAccount.clear(accountKey);
+      throttles.loginPerAddress.forgive(client.address);
+      if (passwordNeedsRehash(user.passwordHash)) {
+        repo.setPasswordHash(user.id, await hashPassword(input.password));
+      }
+      log.info({ userId: user.id, address: client.address }, 'signed in');
+      const fresh = repo.findById(user.id) ?? user;
+      return { user: fresh, session: signIn(fresh, client, input.rememberMe ?? false) };
+    },
+
+    logout(presentedToken: string | undefined) {
+      if (presentedToken) sessions.revoke(presentedToken);
+    },
+
+    /** Needs the current password; every other session of the account ends. */
+    async changePassword(actor: SessionUser, input: ChangePasswordInput, currentToken: string) {
+      const user = requireUserRow(actor.id);
+      const key = normalizeEmail(user.email);
+      const wait = throttles.loginPerAccount.blockedFor(key);
+      if (wait > 0) throw throttled(wait, 'wrong passwords');
+      throttles.loginPerAccount.record(key);
+      if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
+        throw badRequest('Current password is incorrect');
+      }
+      throttles.loginPerAccount.clear(key);
+      repo.setPasswordHash(user.id, await hashPassword(input.newPassword));
+      sessions.revokeOthers(user.id, currentToken);
+      log.info({ userId: user.id }, 'password changed; other sessions signed out');
+    },
+
+    /** Starts enrolment: a new secret, kept sealed and unused until a code from it is confirmed. */
+    setupTwoFactor(actor: SessionUser): TwoFactorSetup {
+      const user = requireUserRow(actor.id);
+      if (user.totpEnabled) {
+        throw conflict('Two-factor authentication is already on: turn it off before setting it up again');
+      }
+      const secret = newTotpSecret();
+      repo.setPendingTotp(user.id, secrets.seal(secret));
+      return { secret, otpauthUrl: totpUri(secret, user.email) };
+    },
+
+    async enableTwoFactor(actor: SessionUser, code: string): Promise<UserRow> {
+      const user = requireUserRow(actor.id);
+      if (user.totpEnabled) throw conflict('Two-factor authentication is already on');
+      if (!user.totpSecretSealed) throw conflict('Start two-factor setup first');
+      const sealed = user.totpSecretSealed;
+      await withTwoFactorGuard(user.id, async () => {
+        const result = await checkTotp(secrets.open(sealed), code, user.totpLastStep, now());
+        if (!result.ok) return result.reason;
+        // The enrolment code counts as used: it cannot sign in a second time.
+        repo.enableTotp(user.id, result.step);
+        return 'ok';
+      });
+      log.info({ userId: user.id }, 'two-factor authentication turned on');
+      return requireUserRow(user.id);
+    },
+
+    async disableTwoFactor(actor: SessionUser, code: string): Promise<UserRow> {
+      const user = requireUserRow(actor.id);
+      if (!user.totpEnabled) throw conflict('Two-factor authentication is not on');
+      await withTwoFactorGuard(user.id, () => consumeTotp(user, code));
+      repo.disableTotp(user.id);
+      log.info({ userId: user.id }, 'two-factor authentication turned off');
+      return requireUserRow(user.id);
+    },
+
+    listUsers(): UserRow[] {
+      return repo.list();
+    },
+
+    /**
+     * Admins manage user and admin accounts; only a superadmin grants, removes or touches the
+     * superadmin role; nobody removes the last superadmin.
+     */
+    changeRole(actor: SessionUser, id: number, role: Role): UserRow {
+      const target = requireUserRow(id);
+      if (actor.role !== 'superadmin' && (target.role === 'superadmin' || role === 'superadmin')) {
+        throw forbidden('Only a superadmin can grant or remove the superadmin role');
+      }
+      const updated = repo.setRole(id, role);
+      log.info({ actorId: actor.id, userId: id, from: target.role, to: role }, 'role changed');
+      return updated;
+    },
+
+    deleteUser(actor: SessionUser, id: number): void {
+      if (id === actor.id) throw conflict('You cannot delete your own account');
+      const target = requireUserRow(id);
+      if (actor.role !== 'superadmin' && target.role === 'superadmin') {
+        throw forbidden('Only a superadmin can delete a superadmin');
+      }
+      repo.delete(id);
+      log.info({ actorId: actor.id, userId: id }, 'account deleted');
+    },
+
+    // The owner's command line (cli.ts): no session, the machine's shell is the authority.
+
+    findByEmail(email: string): UserRow | undefined {
+      return repo.findByEmail(email);
+    },
+
+    async resetPassword(email: string, password: string): Promise<UserRow> {
+      const user = repo.findByEmail(email);
+      if (!user) throw notFound(`No account with the email ${email}`);
+      if (password.length < PASSWORD_MIN_LENGTH || password.length > PASSWORD_MAX_LENGTH) {
+        throw badRequest(`Password must be ${PASSWORD_MIN_LENGTH} to ${PASSWORD_MAX_LENGTH} characters long`);
+      }
+      repo.setPasswordHash(user.id, await hashPassword(password));
+      sessions.revokeAllForUser(user.id);
+      return user;
+    },
+
+    setRoleByEmail(email: string, role: Role): UserRow {
+      const user = repo.findByEmail(email);
+      if (!user) throw notFound(`No account with the email ${email}`);
+      return repo.setRole(user.id, role);
+    },
+
+    disableTwoFactorByEmail(email: string): UserRow {
+      const user = repo.findByEmail(email);
+      if (!user) throw notFound(`No account with the email ${email}`);
+      repo.disableTotp(user.id);
+      return requireUserRow(user.id);
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
