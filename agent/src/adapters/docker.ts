@@ -1,0 +1,433 @@
+import { Readable } from 'node:stream';
+import Docker from 'dockerode';
+import { HttpError } from '../lib/http-error.js';
+import { LogDemuxer, demuxLogs, type LogLine } from './docker-log-frames.js';
+
+/**
+ * The Docker Engine API, through dockerode. This is the only module that imports dockerode; the
+ * docker feature receives a DockerAdapter in AppDeps (main.ts builds it from DOCKER_HOST), so
+ * tests point it at Podman's Docker-compatible service. Every engine failure leaves here as an
+ * HttpError: 404/409/400 keep the engine's own message, an unreachable engine is a 502 that names
+ * the endpoint, a timeout a 504.
+ */
+
+export type { LogLine, LogStream } from './docker-log-frames.js';
+/** Mirrors the Engine API's request bodies and answers; the feature builds and reads these. */
+export type ContainerCreateSpec = Docker.ContainerCreateOptions;
+export type EngineContainer = Docker.ContainerInfo;
+export type EngineContainerInspect = Docker.ContainerInspectInfo;
+export type EngineImage = Docker.ImageInfo;
+export type EngineStats = Docker.ContainerStats;
+
+/** One event of the engine's pull progress stream (Engine API, "Create an image"). */
+export interface PullEvent {
+  status?: string;
+  id?: string;
+  progress?: string;
+  progressDetail?: { current?: number; total?: number };
+  error?: string;
+  errorDetail?: { message?: string };
+}
+
+export interface LogOptions {
+  tail?: number | 'all';
+  /** Unix seconds. */
+  since?: number;
+  timestamps?: boolean;
+}
+
+export interface LogFollow {
+  /** Emits LogLine objects; pausing it pauses the engine's socket (TCP back-pressure). */
+  lines: Readable;
+  close(): void;
+}
+
+export interface EngineInfo {
+  version: string;
+  apiVersion: string;
+  os: string;
+  arch: string;
+  kernelVersion: string;
+  /** "Docker Engine - Community", "Podman Engine"… from the version's components. */
+  platform: string;
+}
+
+export interface DockerAdapter {
+  /** Where the engine is, as the owner configured it (for messages). */
+  readonly endpoint: string;
+  ping(): Promise<void>;
+  version(): Promise<EngineInfo>;
+  listContainers(filters?: { label?: string[] }): Promise<EngineContainer[]>;
+  inspectContainer(id: string): Promise<EngineContainerInspect>;
+  startContainer(id: string): Promise<void>;
+  stopContainer(id: string, timeoutSeconds?: number): Promise<void>;
+  restartContainer(id: string, timeoutSeconds?: number): Promise<void>;
+  removeContainer(id: string, opts?: { force?: boolean; volumes?: boolean }): Promise<void>;
+  renameContainer(id: string, name: string): Promise<void>;
+  createContainer(spec: ContainerCreateSpec): Promise<string>;
+  connectNetwork(network: string, containerId: string, aliases: string[]): Promise<void>;
+  readLogs(id: string, opts: LogOptions & { tty: boolean }): Promise<LogLine[]>;
+  followLogs(id: string, opts: LogOptions & { tty: boolean }): Promise<LogFollow>;
+  /** Two consecutive samples of the engine's stats stream: CPU % needs a previous reading. */
+  statsSamples(id: string): Promise<{ previous: EngineStats; current: EngineStats }>;
+  listImages(): Promise<EngineImage[]>;
+  removeImage(id: string, opts?: { force?: boolean }): Promise<void>;
+  imageExists(ref: string): Promise<boolean>;
+  /** Pulls an image, reporting the engine's progress events; rejects with the engine's own error. */
+  pullImage(ref: string, onEvent: (event: PullEvent) => void, signal?: AbortSignal): Promise<void>;
+  listNetworks(filters: { label: string[] }): Promise<{ id: string; name: string }[]>;
+  createNetwork(name: string, labels: Record<string, string>): Promise<void>;
+  removeNetwork(name: string): Promise<void>;
+  listVolumes(filters: { label: string[] }): Promise<{ name: string }[]>;
+  volumeExists(name: string): Promise<boolean>;
+  createVolume(name: string, labels: Record<string, string>): Promise<void>;
+  removeVolume(name: string): Promise<void>;
+}
+
+/** Ordinary calls; a stop may take the container's whole stop timeout, so this is generous. */
+const REQUEST_TIMEOUT_MS = 120_000;
+/** An engine that does not accept the connection within this is reported unreachable. */
+const CONNECT_TIMEOUT_MS = 5_000;
+const DEFAULT_SOCKET = '/var/run/docker.sock';
+
+/** dockerode's own DOCKER_HOST convention: unix:///path.sock, tcp://host:port, http(s)://host:port. */
+export function dockerConnection(dockerHost: string | undefined): {
+  endpoint: string;
+  options: Docker.DockerOptions;
+} {
+  if (!dockerHost) return { endpoint: `unix://${DEFAULT_SOCKET}`, options: { socketPath: DEFAULT_SOCKET } };
+  if (dockerHost.startsWith('unix://')) {
+    const socketPath = dockerHost.slice('unix://'.length) || DEFAULT_SOCKET;
+    // host: undefined overrides whatever dockerode's modem derives from the process environment.
+    return { endpoint: `unix://${socketPath}`, options: { socketPath, host: undefined } };
+  }
+  const url = new URL(dockerHost.includes('://') ? dockerHost : `tcp://${dockerHost}`);
+  const protocol = url.protocol === 'https:' || url.port === '2376' ? 'https' : 'http';
+  return {
+    endpoint: dockerHost,
+    options: { host: url.hostname, port: url.port || (protocol === 'https' ? 2376 : 2375), protocol },
+  };
+}
+
+interface EngineErrorShape {
+  statusCode?: number;
+  code?: string;
+  message?: string;
+  json?: { message?: string } | null;
+  reason?: string;
+}
+
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOENT',
+  'EACCES',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
+
+export function engineUnreachable(endpoint: string, cause?: string): HttpError {
+  return new HttpError(502, `Docker engine not reachable at ${endpoint}`, cause ? { cause } : undefined);
+}
+
+/** The engine's own words: its JSON `message`, else dockerode's text without the "(HTTP code …)" prefix. */
+function engineMessage(err: EngineErrorShape): string {
+  const fromJson = err.json && typeof err.json === 'object' ? err.json.message : undefined;
+  if (fromJson) return fromJson;
+  return (err.message ?? 'unknown engine error').replace(/^\(HTTP code \d+\)\s*[^-]*-\s*/, '').trim();
+}
+
+export function toHttpError(err: unknown, endpoint: string): HttpError {
+  if (err instanceof HttpError) return err;
+  const e = (err ?? {}) as EngineErrorShape;
+  if (e.code && UNREACHABLE_CODES.has(e.code)) return engineUnreachable(endpoint, e.code);
+  if (e.code === 'ETIMEDOUT' || e.code === 'ESOCKETTIMEDOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return new HttpError(504, `Docker engine at ${endpoint} did not answer in time`);
+  }
+  if (e.statusCode === 404) return new HttpError(404, engineMessage(e));
+  if (e.statusCode === 409) return new HttpError(409, engineMessage(e));
+  if (e.statusCode === 400) return new HttpError(400, engineMessage(e));
+  if (e.statusCode) return new HttpError(502, `Docker engine error: ${engineMessage(e)}`);
+  // A socket that was destroyed mid-request (our timeout) has no status and no code we know.
+  if (/socket hang up|aborted|timeout/i.test(e.message ?? '')) {
+    return new HttpError(504, `Docker engine at ${endpoint} did not answer in time`);
+  }
+  return engineUnreachable(endpoint, e.message);
+}
+
+/** Engine "not modified" (304): starting a running container or stopping a stopped one is not an error. */
+const isNotModified = (err: unknown) => (err as EngineErrorShape)?.statusCode === 304;
+
+export function createDockerAdapter(dockerHost: string | undefined): DockerAdapter {
+  const { endpoint, options } = dockerConnection(dockerHost);
+  const docker = new Docker({
+    ...options,
+    timeout: REQUEST_TIMEOUT_MS,
+    connectionTimeout: CONNECT_TIMEOUT_MS,
+  } as Docker.DockerOptions);
+  // Log following, stats and pulls are long-lived streams: no idle timeout on them.
+  const streaming = new Docker({ ...options, connectionTimeout: CONNECT_TIMEOUT_MS } as Docker.DockerOptions);
+
+  async function call<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      throw toHttpError(err, endpoint);
+    }
+  }
+
+  function logParams(opts: LogOptions) {
+    return {
+      stdout: true,
+      stderr: true,
+      // Omitting tail means all lines.
+      ...(typeof opts.tail === 'number' ? { tail: opts.tail } : {}),
+      since: opts.since ?? 0,
+      timestamps: opts.timestamps ?? false,
+    };
+  }
+
+  return {
+    endpoint,
+
+    ping: () =>
+      call(async () => {
+        await docker.ping();
+      }),
+
+    version: () =>
+      call(async () => {
+        const v = (await docker.version()) as Docker.DockerVersion & {
+          Platform?: { Name?: string };
+          Components?: { Name: string }[];
+        };
+        return {
+          version: v.Version,
+          apiVersion: v.ApiVersion,
+          os: v.Os,
+          arch: v.Arch,
+          kernelVersion: v.KernelVersion,
+          platform: v.Components?.[0]?.Name ?? v.Platform?.Name ?? 'Docker Engine',
+        };
+      }),
+
+    listContainers: (filters) =>
+      call(() =>
+        docker.listContainers({ all: true, filters: filters?.label ? { label: filters.label } : undefined }),
+      ),
+
+    inspectContainer: (id) => call(() => docker.getContainer(id).inspect()),
+
+    startContainer: (id) =>
+      call(async () => {
+        try {
+          await docker.getContainer(id).start();
+        } catch (err) {
+          if (!isNotModified(err)) throw err;
+        }
+      }),
+
+    stopContainer: (id, t) =>
+      call(async () => {
+        try {
+          await docker.getContainer(id).stop(t === undefined ? {} : { t });
+        } catch (err) {
+          if (!isNotModified(err)) throw err;
+        }
+      }),
+
+    restartContainer: (id, t) =>
+      call(async () => {
+        await docker.getContainer(id).restart(t === undefined ? {} : { t });
+      }),
+
+    removeContainer: (id, opts) =>
+      call(async () => {
+        await docker.getContainer(id).remove({ force: opts?.force ?? false, v: opts?.volumes ?? false });
+      }),
+
+    renameContainer: (id, name) =>
+      call(async () => {
+        await docker.getContainer(id).rename({ name });
+      }),
+
+    createContainer: (spec) => call(async () => (await docker.createContainer(spec)).id),
+
+    connectNetwork: (network, containerId, aliases) =>
+      call(async () => {
+        await docker
+          .getNetwork(network)
+          .connect({ Container: containerId, EndpointConfig: { Aliases: aliases } });
+      }),
+
+    readLogs: (id, opts) =>
+      call(async () => {
+        const raw = await docker.getContainer(id).logs({ ...logParams(opts), follow: false });
+        // dockerode answers a Buffer; some engines answer text that it decodes to a string.
+        const buffer = Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw), 'utf8');
+        return demuxLogs(buffer, { tty: opts.tty, timestamps: opts.timestamps });
+      }),
+
+    followLogs: (id, opts) =>
+      call(async () => {
+        const source = (await streaming
+          .getContainer(id)
+          .logs({ ...logParams(opts), follow: true })) as Readable;
+        const demuxer = new LogDemuxer({ tty: opts.tty, timestamps: opts.timestamps });
+        const lines = new Readable({
+          objectMode: true,
+          // Bounded: when the consumer stops reading, the engine socket is paused instead of buffering.
+          highWaterMark: 1024,
+          read() {
+            source.resume();
+          },
+          destroy(err, cb) {
+            source.destroy();
+            cb(err);
+          },
+        });
+        source.on('data', (chunk: Buffer) => {
+          let wantsMore = true;
+          for (const line of demuxer.push(chunk)) wantsMore = lines.push(line);
+          if (!wantsMore) source.pause();
+        });
+        source.on('end', () => {
+          for (const line of demuxer.end()) lines.push(line);
+          lines.push(null);
+        });
+        source.on('error', (err) => lines.destroy(toHttpError(err, endpoint)));
+        return { lines, close: () => lines.destroy() };
+      }),
+
+    statsSamples: (id) =>
+      call(
+        () =>
+          new Promise<{ previous: EngineStats; current: EngineStats }>((resolve, reject) => {
+            streaming.getContainer(id).stats({ stream: true }, (err, stream) => {
+              if (err || !stream) return reject(err ?? new Error('no stats stream'));
+              const samples: EngineStats[] = [];
+              let buffered = '';
+              const finish = (error?: unknown) => {
+                (stream as Readable).destroy();
+                if (error) reject(error);
+              };
+              stream.on('data', (chunk: Buffer) => {
+                buffered += chunk.toString('utf8');
+                let newline: number;
+                while ((newline = buffered.indexOf('\n')) >= 0) {
+                  const line = buffered.slice(0, newline).trim();
+                  buffered = buffered.slice(newline + 1);
+                  if (!line) continue;
+                  samples.push(JSON.parse(line) as EngineStats);
+                  if (samples.length === 2) {
+                    finish();
+                    resolve({ previous: samples[0]!, current: samples[1]! });
+                    return;
+                  }
+                }
+              });
+              stream.on('error', finish);
+              // A stopped container's stream ends after one sample; its "current" is that sample.
+              stream.on('end', () => {
+                if (samples.length === 1) resolve({ previous: samples[0]!, current: samples[0]! });
+                else if (samples.length === 0)
+                  reject(new HttpError(409, 'The container has no stats: it is not running'));
+              });
+            });
+          }),
+      ),
+
+    listImages: () => call(() => docker.listImages({ all: false })),
+
+    removeImage: (id, opts) =>
+      call(async () => {
+        await docker.getImage(id).remove({ force: opts?.force ?? false });
+      }),
+
+    imageExists: (ref) =>
+      call(async () => {
+        try {
+          await docker.getImage(ref).inspect();
+          return true;
+        } catch (err) {
+          if ((err as EngineErrorShape).statusCode === 404) return false;
+          throw err;
+        }
+      }),
+
+    pullImage: (ref, onEvent, signal) =>
+      call(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            streaming.pull(ref, { abortSignal: signal }, (err, stream) => {
+              if (err || !stream) return reject(err ?? new Error('no pull stream'));
+              let engineError: string | null = null;
+              streaming.modem.followProgress(
+                stream,
+                (doneErr: unknown) => {
+                  if (doneErr) return reject(doneErr);
+                  // The engine reports a failed pull inside a 200 stream, as an event with errorDetail.
+                  if (engineError) return reject(new HttpError(502, engineError));
+                  resolve();
+                },
+                (event: PullEvent) => {
+                  if (event.error || event.errorDetail?.message) {
+                    engineError = event.errorDetail?.message ?? event.error ?? 'pull failed';
+                  }
+                  onEvent(event);
+                },
+              );
+            });
+          }),
+      ),
+
+    listNetworks: (filters) =>
+      call(async () =>
+        (await docker.listNetworks({ filters: { label: filters.label } })).map((n) => ({
+          id: n.Id,
+          name: n.Name,
+        })),
+      ),
+
+    createNetwork: (name, labels) =>
+      call(async () => {
+        await docker.createNetwork({ Name: name, Labels: labels, Driver: 'bridge', CheckDuplicate: true });
+      }),
+
+    removeNetwork: (name) =>
+      call(async () => {
+        await docker.getNetwork(name).remove();
+      }),
+
+    listVolumes: (filters) =>
+      call(async () =>
+        ((await docker.listVolumes({ filters: { label: filters.label } })).Volumes ?? []).map((v) => ({
+          name: v.Name,
+        })),
+      ),
+
+    volumeExists: (name) =>
+      call(async () => {
+        try {
+          await docker.getVolume(name).inspect();
+          return true;
+        } catch (err) {
+          if ((err as EngineErrorShape).statusCode === 404) return false;
+          throw err;
+        }
+      }),
+
+    createVolume: (name, labels) =>
+      call(async () => {
+        await docker.createVolume({ Name: name, Labels: labels });
+      }),
+
+    removeVolume: (name) =>
+      call(async () => {
+        await docker.getVolume(name).remove();
+      }),
+  };
+}
