@@ -36,6 +36,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [, navigate] = useLocation();
   const userQuery = useQuery(authUserQueryOptions());
   const redirectTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const registerMutationRef = useRef<{ reset: () => void } | null>(null);
 
   useEffect(() => () => clearTimeout(redirectTimer.current), []);
 
@@ -63,7 +64,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     onSuccess: async () => {
       toast({ title: 'Registration successful', description: 'You are now logged in.' });
       clearTimeout(redirectTimer.current);
-      redirectTimer.current = setTimeout(() => navigate('/dashboard'), REGISTER_REDIRECT_DELAY_MS);
+      redirectTimer.current = setTimeout(() => {
+        navigate('/dashboard');
+        // The auth screen holds its own redirect while this one is pending (see AuthPage).
+        registerMutationRef.current?.reset();
+      }, REGISTER_REDIRECT_DELAY_MS);
       // Spec §4: the session the server just opened is confirmed by a fresh user check.
       await queryClient.invalidateQueries({ queryKey: authUserQueryKey });
     },
@@ -81,6 +86,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         variant: 'destructive',
       });
     },
+  });
+
+  useEffect(() => {
+    registerMutationRef.current = registerMutation;
   });
 
   const logoutMutation = useMutation({

@@ -1,0 +1,416 @@
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { AudioLines, Cpu, House, KeyRound, Loader2, Moon, ShieldCheck, Sun } from 'lucide-react';
+import { Redirect } from 'wouter';
+import { TOTP_DIGITS } from '@nexus/agent/contract';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Checkbox } from '@/components/ui/checkbox';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
+import { toast } from '@/components/ui/use-toast';
+import { errorMessage } from '@/lib/request';
+import { useTheme } from '@/lib/theme-provider';
+import { isExistingAccount, isTwoFactorRequired } from '../api';
+import { useAuth } from '../auth-provider';
+
+type AuthTab = 'signin' | 'register';
+
+interface SignInFields {
+  email: string;
+  password: string;
+  rememberMe: boolean;
+}
+
+interface RegisterFields {
+  name: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+}
+
+const emptySignIn: SignInFields = { email: '', password: '', rememberMe: false };
+const emptyRegister: RegisterFields = { name: '', email: '', password: '', confirmPassword: '' };
+
+/**
+ * The /auth screen (spec §2, §4, §5): Sign In and Register tabs, replaced by a two-factor step
+ * when the server asks for a code. Signed-in visitors are sent to /dashboard.
+ */
+export function AuthPage() {
+  const { user, error: sessionError, loginMutation, registerMutation } = useAuth();
+  const [tab, setTab] = useState<AuthTab>('signin');
+  const [signIn, setSignIn] = useState<SignInFields>(emptySignIn);
+  const [registration, setRegistration] = useState<RegisterFields>(emptyRegister);
+  const [twoFactorStep, setTwoFactorStep] = useState(false);
+  const [totpCode, setTotpCode] = useState('');
+  const totpInput = useRef<HTMLInputElement>(null);
+
+  // Right after registering, the provider moves on to /dashboard after its 500 ms pause (spec §4).
+  if (user && !registerMutation.isSuccess) return <Redirect to="/dashboard" replace />;
+
+  const submitSignIn = (event: FormEvent) => {
+    event.preventDefault();
+    loginMutation.mutate(
+      { email: signIn.email, password: signIn.password, rememberMe: signIn.rememberMe },
+      {
+        onError: (error) => {
+          if (isTwoFactorRequired(error)) {
+            setTotpCode('');
+            setTwoFactorStep(true);
+          }
+        },
+      },
+    );
+  };
+
+  const submitTwoFactor = (event: FormEvent) => {
+    event.preventDefault();
+    loginMutation.mutate(
+      { email: signIn.email, password: signIn.password, rememberMe: signIn.rememberMe, totpCode },
+      {
+        onError: () => {
+          // A wrong or used code: start the next try from an empty field.
+          setTotpCode('');
+          totpInput.current?.focus();
+        },
+      },
+    );
+  };
+
+  const backToSignIn = () => {
+    setTotpCode('');
+    setTwoFactorStep(false);
+    loginMutation.reset();
+  };
+
+  const submitRegister = (event: FormEvent) => {
+    event.preventDefault();
+    if (registration.password !== registration.confirmPassword) {
+      toast({ title: 'Error', description: 'Passwords do not match', variant: 'destructive' });
+      return;
+    }
+    const { name, email, password } = registration;
+    registerMutation.mutate(
+      { name, email, password },
+      {
+        onError: (error) => {
+          if (isExistingAccount(error)) {
+            setSignIn((current) => ({ ...current, email }));
+            setTab('signin');
+          }
+        },
+      },
+    );
+  };
+
+  return (
+    <div className="grid min-h-dvh bg-background lg:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
+      <BrandPanel />
+      <main className="relative flex flex-col items-center justify-center gap-6 px-4 py-10 sm:px-8">
+        <div className="absolute top-4 right-4">
+          <ThemeToggle />
+        </div>
+        <div role="heading" aria-level={1} className="flex items-center gap-2 lg:hidden">
+          <BrandMark />
+        </div>
+
+        <div className="w-full max-w-md space-y-4">
+          {sessionError && !user && (
+            <Alert variant="destructive">
+              <AlertTitle>Could not check your session</AlertTitle>
+              <AlertDescription>
+                {errorMessage(sessionError) ?? 'The hub did not answer.'} You can still sign in below.
+              </AlertDescription>
+            </Alert>
+          )}
+
+          {twoFactorStep ? (
+            <Card>
+              <CardHeader className="items-center text-center">
+                <span className="mb-2 grid size-12 place-items-center rounded-full bg-primary/10 text-primary">
+                  <ShieldCheck aria-hidden="true" className="size-6" />
+                </span>
+                <CardTitle role="heading" aria-level={2} className="text-xl">
+                  Two-factor authentication
+                </CardTitle>
+                <CardDescription>
+                  Enter the {TOTP_DIGITS}-digit code from your authenticator app for {signIn.email}.
+                </CardDescription>
+              </CardHeader>
+              <form onSubmit={submitTwoFactor} aria-label="Two-factor authentication">
+                <CardContent className="space-y-2">
+                  <Label htmlFor="totp-code">Authentication code</Label>
+                  <Input
+                    ref={totpInput}
+                    id="totp-code"
+                    name="totpCode"
+                    inputMode="numeric"
+                    autoComplete="one-time-code"
+                    maxLength={TOTP_DIGITS}
+                    pattern={`\\d{${TOTP_DIGITS}}`}
+                    title={`${TOTP_DIGITS} digits`}
+                    placeholder="000000"
+                    required
+                    autoFocus
+                    className="h-11 text-center font-mono text-lg tracking-[0.5em]"
+                    value={totpCode}
+                    onChange={(event) => setTotpCode(event.target.value.replace(/\D/g, ''))}
+                  />
+                </CardContent>
+                <CardFooter className="flex-col gap-2">
+                  <SubmitButton pending={loginMutation.isPending} pendingLabel="Verifying...">
+                    Verify
+                  </SubmitButton>
+                  <Button variant="ghost" className="w-full" onClick={backToSignIn}>
+                    Back to Sign In
+                  </Button>
+                </CardFooter>
+              </form>
+            </Card>
+          ) : (
+            <Card>
+              <CardHeader>
+                <CardTitle role="heading" aria-level={2} className="text-xl">
+                  {tab === 'signin' ? 'Welcome back' : 'Create your account'}
+                </CardTitle>
+                <CardDescription>
+                  {tab === 'signin'
+                    ? 'Sign in to manage your hub, satellites and automations.'
+                    : 'The first account created on a hub becomes its administrator.'}
+                </CardDescription>
+              </CardHeader>
+              <CardContent>
+                <Tabs value={tab} onValueChange={(value) => setTab(value as AuthTab)}>
+                  <TabsList className="grid w-full grid-cols-2">
+                    <TabsTrigger value="signin">Sign In</TabsTrigger>
+                    <TabsTrigger value="register">Register</TabsTrigger>
+                  </TabsList>
+
+                  <TabsContent value="signin" className="pt-4">
+                    <form onSubmit={submitSignIn} className="space-y-4" aria-label="Sign In">
+                      <Field label="Email" id="signin-email">
+                        <Input
+                          id="signin-email"
+                          name="email"
+                          type="email"
+                          autoComplete="email"
+                          placeholder="you@example.com"
+                          required
+                          value={signIn.email}
+                          onChange={(event) => setSignIn({ ...signIn, email: event.target.value })}
+                        />
+                      </Field>
+                      <Field label="Password" id="signin-password">
+                        <Input
+                          id="signin-password"
+                          name="password"
+                          type="password"
+                          autoComplete="current-password"
+                          required
+                          value={signIn.password}
+                          onChange={(event) => setSignIn({ ...signIn, password: event.target.value })}
+                        />
+                      </Field>
+                      <div className="flex items-center gap-2">
+                        <Checkbox
+                          id="signin-remember"
+                          name="rememberMe"
+                          checked={signIn.rememberMe}
+                          onCheckedChange={(checked) =>
+                            setSignIn({ ...signIn, rememberMe: checked === true })
+                          }
+                        />
+                        <Label htmlFor="signin-remember" className="font-normal">
+                          Remember me for 30 days
+                        </Label>
+                      </div>
+                      <SubmitButton pending={loginMutation.isPending} pendingLabel="Signing in...">
+                        Sign In
+                      </SubmitButton>
+                    </form>
+                  </TabsContent>
+
+                  <TabsContent value="register" className="pt-4">
+                    <form onSubmit={submitRegister} className="space-y-4" aria-label="Register">
+                      <Field label="Name" id="register-name">
+                        <Input
+                          id="register-name"
+                          name="name"
+                          autoComplete="name"
+                          placeholder="Your name"
+                          required
+                          value={registration.name}
+                          onChange={(event) => setRegistration({ ...registration, name: event.target.value })}
+                        />
+                      </Field>
+                      <Field label="Email" id="register-email">
+                        <Input
+                          id="register-email"
+                          name="email"
+                          type="email"
+                          autoComplete="email"
+                          placeholder="you@example.com"
+                          required
+                          value={registration.email}
+                          onChange={(event) =>
+                            setRegistration({ ...registration, email: event.target.value })
+                          }
+                        />
+                      </Field>
+                      <Field label="Password" id="register-password">
+                        <Input
+                          id="register-password"
+                          name="password"
+                          type="password"
+                          autoComplete="new-password"
+                          required
+                          value={registration.password}
+                          onChange={(event) =>
+                            setRegistration({ ...registration, password: event.target.value })
+                          }
+                        />
+                      </Field>
+                      <Field label="Confirm Password" id="register-confirm-password">
+                        <Input
+                          id="register-confirm-password"
+                          name="confirmPassword"
+                          type="password"
+                          autoComplete="new-password"
+                          required
+                          value={registration.confirmPassword}
+                          onChange={(event) =>
+                            setRegistration({ ...registration, confirmPassword: event.target.value })
+                          }
+                        />
+                      </Field>
+                      <SubmitButton pending={registerMutation.isPending} pendingLabel="Creating account...">
+                        Create Account
+                      </SubmitButton>
+                    </form>
+                  </TabsContent>
+                </Tabs>
+              </CardContent>
+            </Card>
+          )}
+        </div>
+      </main>
+    </div>
+  );
+}
+
+function Field({ label, id, children }: { label: string; id: string; children: ReactNode }) {
+  return (
+    <div className="space-y-2">
+      <Label htmlFor={id}>{label}</Label>
+      {children}
+    </div>
+  );
+}
+
+function SubmitButton({
+  pending,
+  pendingLabel,
+  children,
+}: {
+  pending: boolean;
+  pendingLabel: string;
+  children: ReactNode;
+}) {
+  return (
+    <Button type="submit" className="w-full" disabled={pending} aria-busy={pending}>
+      {pending && <Loader2 aria-hidden="true" className="animate-spin" />}
+      {pending ? pendingLabel : children}
+    </Button>
+  );
+}
+
+function BrandMark() {
+  return (
+    <>
+      <span className="grid size-9 place-items-center rounded-lg bg-primary text-primary-foreground shadow-sm">
+        <Cpu aria-hidden="true" className="size-5" />
+      </span>
+      <span className="text-2xl font-semibold tracking-tight">Nexus</span>
+      <Badge variant="outline" className="border-primary/40 text-primary">
+        Alpha
+      </Badge>
+    </>
+  );
+}
+
+const highlights = [
+  {
+    icon: AudioLines,
+    title: 'Voice at home',
+    text: 'Satellites, wake words and the speech pipeline that answers them.',
+  },
+  {
+    icon: House,
+    title: 'Home Assistant',
+    text: 'Devices, entities and the logbook, reached through the hub.',
+  },
+  {
+    icon: KeyRound,
+    title: 'Yours to keep',
+    text: 'Accounts and settings live in the hub’s own database, not in a cloud account.',
+  },
+];
+
+function BrandPanel() {
+  const headingId = useId();
+  return (
+    <aside
+      aria-labelledby={headingId}
+      className="relative hidden flex-col justify-between overflow-hidden border-r bg-muted/50 p-10 lg:flex"
+    >
+      <div className="flex items-center gap-2">
+        <BrandMark />
+      </div>
+      <div className="max-w-md space-y-8">
+        <div className="space-y-3">
+          <h1 id={headingId} className="text-3xl font-semibold tracking-tight text-balance">
+            The console for your Nexus hub
+          </h1>
+          <p className="text-muted-foreground">
+            Nexus Console runs on the hub itself. It watches the hardware, manages its containers and local
+            models, and connects your voice satellites with Home Assistant.
+          </p>
+        </div>
+        <ul className="space-y-5">
+          {highlights.map(({ icon: Icon, title, text }) => (
+            <li key={title} className="flex gap-3">
+              <span className="grid size-9 shrink-0 place-items-center rounded-md border bg-background text-primary">
+                <Icon aria-hidden="true" className="size-4" />
+              </span>
+              <div>
+                <p className="font-medium">{title}</p>
+                <p className="text-sm text-muted-foreground">{text}</p>
+              </div>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <p className="text-xs text-muted-foreground">
+        Alpha software: screens and features are still arriving.
+      </p>
+    </aside>
+  );
+}
+
+function ThemeToggle() {
+  const { theme, toggleTheme } = useTheme();
+  const label = theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme';
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>
+        <Button variant="ghost" size="icon" onClick={toggleTheme} aria-label={label}>
+          {theme === 'dark' ? <Sun aria-hidden="true" /> : <Moon aria-hidden="true" />}
+        </Button>
+      </TooltipTrigger>
+      <TooltipContent>{label}</TooltipContent>
+    </Tooltip>
+  );
+}
