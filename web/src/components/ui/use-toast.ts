@@ -66,7 +66,9 @@ function subscribe(listener: () => void) {
   return () => listeners.delete(listener);
 }
 
-const getSnapshot = () => toasts;
+/** The toasts in the store right now, newest last. */
+export const getToasts = (): readonly ToastItem[] => toasts;
+const getSnapshot = getToasts;
 
 /** The toasts currently in the store, plus the functions to add and close them. */
 export function useToast() {
