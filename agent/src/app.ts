@@ -23,6 +23,16 @@ import { createAuthService } from './features/auth/auth.service.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { userRoutes } from './features/auth/users.routes.js';
 import type { AuthLimits } from './features/auth/login-throttle.js';
+import type { RouterRoute } from 'hono/types';
+import type { Mailer } from './adapters/mailer.js';
+import { createPasswordResetService } from './features/auth/password-reset.service.js';
+import { passwordResetRoutes } from './features/auth/password-reset.routes.js';
+import {
+  createNotificationService,
+  type NotificationService,
+} from './features/notifications/notifications.service.js';
+import { notificationRoutes } from './features/notifications/notifications.routes.js';
+import { docsRoutes } from './features/docs/docs.routes.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -35,13 +45,20 @@ export interface AppDeps {
   authLimits?: Partial<AuthLimits>;
   /** Absolute path of the built web app; omit to serve the API only. */
   webDist?: string;
+  /** Outgoing e-mail (password-reset links); null or omitted when SMTP is not configured. */
+  mailer?: Mailer | null;
+  /** notify() for every feature; created here when main.ts does not pass one. */
+  notifications?: NotificationService;
   now?: () => number;
 }
 
 /** The default limit for request bodies; upload routes set their own. */
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
-function apiRoutes(deps: Required<Pick<AppDeps, 'sessions'>> & AppDeps) {
+function apiRoutes(
+  deps: Required<Pick<AppDeps, 'sessions' | 'notifications'>> &
+    AppDeps & { routeTable: () => readonly RouterRoute[] },
+) {
   const auth = createAuthService({
     db: deps.db,
     sessions: deps.sessions,
@@ -50,8 +67,23 @@ function apiRoutes(deps: Required<Pick<AppDeps, 'sessions'>> & AppDeps) {
     limits: deps.authLimits,
     now: deps.now,
   });
+  const passwordResets = createPasswordResetService({
+    db: deps.db,
+    log: deps.log,
+    auth,
+    mailer: deps.mailer ?? null,
+    publicUrl: deps.env.NEXUS_PUBLIC_URL ?? null,
+    notify: deps.notifications.notify,
+    now: deps.now,
+  });
   return new Hono<AppEnv>()
     .route('/health', healthRoutes(APP_VERSION))
+    .route(
+      '/auth/password-reset',
+      passwordResetRoutes(passwordResets, { trustProxy: deps.env.NEXUS_TRUST_PROXY }),
+    )
+    .route('/notifications', notificationRoutes(deps.notifications))
+    .route('/docs', docsRoutes(APP_VERSION, deps.routeTable))
     .route('/auth', authRoutes(auth, { trustProxy: deps.env.NEXUS_TRUST_PROXY }))
     .route('/users', userRoutes(auth));
 }
@@ -61,6 +93,8 @@ export type AppType = ReturnType<typeof apiRoutes>;
 
 export function createApp(deps: AppDeps) {
   const sessions = deps.sessions ?? createSessionService(deps.db, deps.now);
+  const notifications =
+    deps.notifications ?? createNotificationService({ db: deps.db, log: deps.log, now: deps.now });
   const app = new Hono<AppEnv>();
 
   app.use('*', async (c, next) => {
@@ -108,7 +142,7 @@ export function createApp(deps: AppDeps) {
     await next();
   });
 
-  app.route('/api', apiRoutes({ ...deps, sessions }));
+  app.route('/api', apiRoutes({ ...deps, sessions, notifications, routeTable: () => app.routes }));
   app.all('/api/*', apiNotFound);
   if (deps.webDist) mountWebApp(app, deps.webDist);
   app.onError(errorHandler);

@@ -19,6 +19,23 @@ const envSchema = z.object({
   NEXUS_HOST_ROOT: z.string().min(1).default('/'),
   /** Where the built web app lives; defaults to web/dist beside the agent. */
   NEXUS_WEB_DIST: z.string().min(1).optional(),
+  /**
+   * Outgoing mail for password-reset links, in nodemailer's URL form (smtp://user:pass@host:587
+   * or smtps://…:465). Without it, or without SMTP_FROM and NEXUS_PUBLIC_URL, the owner resets
+   * passwords from the command line instead.
+   */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/[^\s]+$/, 'must look like smtp://user:pass@host:587 or smtps://host:465')
+    .optional(),
+  /** The sender of the agent's e-mail, e.g. "Nexus <nexus@example.org>". */
+  SMTP_FROM: z.string().min(3).optional(),
+  /**
+   * The console's address as people open it (e.g. https://nexus.example.org), used in links
+   * inside e-mails. It is configured rather than taken from the request's Host header, which
+   * anyone can forge to make a reset link point at their own site.
+   */
+  NEXUS_PUBLIC_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Set when a TLS-terminating proxy sits in front of the agent, so cookies get the Secure flag. */
   NEXUS_TRUST_PROXY: z

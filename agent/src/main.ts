@@ -6,6 +6,7 @@ import { openDatabase } from './db/client.js';
 import { createLogger } from './lib/logger.js';
 import { createSecretBox, loadOrCreateKey } from './lib/secret-box.js';
 import { createApp } from './app.js';
+import { createSmtpMailer } from './adapters/mailer.js';
 import { createSessionService, startSessionPurge } from './features/auth/session.service.js';
 
 /** How long in-flight requests may take to finish after SIGTERM before the process exits anyway. */
@@ -22,7 +23,12 @@ const webDist = env.NEXUS_WEB_DIST
 const sessions = createSessionService(handle.db);
 startSessionPurge(sessions, (err) => log.error({ err }, 'purging expired sessions failed'));
 
-const app = createApp({ env, db: handle.db, log, secrets, sessions, webDist });
+const mailer = env.SMTP_URL && env.SMTP_FROM ? createSmtpMailer(env.SMTP_URL, env.SMTP_FROM) : null;
+if (mailer && !env.NEXUS_PUBLIC_URL) {
+  log.warn('SMTP is configured but NEXUS_PUBLIC_URL is not: reset links cannot be e-mailed without it');
+}
+
+const app = createApp({ env, db: handle.db, log, secrets, sessions, webDist, mailer });
 
 const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
   log.info(

@@ -1,2 +1,4 @@
 // Every table of every feature, for drizzle's typed client and drizzle-kit's migrations.
 export * from '../features/auth/auth.table.js';
+export * from '../features/auth/password-reset.table.js';
+export * from '../features/notifications/notifications.table.js';

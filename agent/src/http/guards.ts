@@ -9,20 +9,29 @@ export interface SignedInEnv {
   Variables: AppEnv['Variables'] & { user: SessionUser };
 }
 
+/**
+ * Which callers each guard admits ('any' signed-in user, or a list of roles), so the API
+ * reference (/api/docs/routes) can say what every endpoint needs, read from the guards themselves.
+ */
+export const guardAccess = new WeakMap<object, 'any' | readonly Role[]>();
+
 /** 401 unless signed in. Every non-public route uses this or requireRole, whatever the client shows. */
 export const requireUser = createMiddleware<SignedInEnv>(async (c, next) => {
   if (!c.get('user')) throw unauthorized();
   await next();
 });
+guardAccess.set(requireUser, 'any');
 
 /** 401 unless signed in, 403 unless the user has one of the roles. */
 export function requireRole(...roles: Role[]) {
-  return createMiddleware<SignedInEnv>(async (c, next) => {
+  const guard = createMiddleware<SignedInEnv>(async (c, next) => {
     const user = c.get('user');
     if (!user) throw unauthorized();
     if (!roles.includes(user.role)) throw forbidden();
     await next();
   });
+  guardAccess.set(guard, roles);
+  return guard;
 }
 
 export const requireAdmin = requireRole('admin', 'superadmin');
