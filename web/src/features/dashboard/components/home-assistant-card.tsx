@@ -1,0 +1,61 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import { House } from 'lucide-react';
+import type { HaHealth } from '@nexus/agent/contract';
+import { Badge } from '@/components/ui/badge';
+import { haResponseTimeTone, statusTone, type ResponseTimeTone } from '../dashboard-logic';
+import { CardEmpty, Fact, Facts, QueryCard } from './dashboard-card';
+import { StatusBadge, StatusText } from './status-word';
+
+const RESPONSE_TIME_VARIANT = {
+  good: 'success',
+  secondary: 'secondary',
+  bad: 'destructive',
+} as const satisfies Record<ResponseTimeTone, string>;
+
+export function HomeAssistantCard({ query }: { query: UseQueryResult<HaHealth, Error> }) {
+  return (
+    <QueryCard
+      title="Home Assistant"
+      icon={House}
+      source="Home Assistant's health check"
+      query={query}
+      skeletonRows={4}
+      badge={(ha) => <StatusBadge word={ha.status} />}
+    >
+      {(ha) =>
+        ha.status === 'not_configured' ? (
+          <CardEmpty
+            title="Home Assistant isn't connected yet"
+            action={{ label: 'Connect Home Assistant', href: '/ha-connection-setup' }}
+          >
+            Give the hub your Home Assistant address and a long-lived access token to see devices here.
+          </CardEmpty>
+        ) : (
+          <Facts>
+            <Fact label="Connection">
+              {/* "healthy" is not one of §4's words, but it plainly reads as good. */}
+              <StatusText
+                word={ha.connectionHealth}
+                tone={ha.connectionHealth === 'healthy' ? 'good' : statusTone(ha.connectionHealth)}
+              />
+            </Fact>
+            <Fact label="Devices">{ha.devicesCount.toLocaleString()}</Fact>
+            <Fact label="Entities">{ha.entitiesCount.toLocaleString()}</Fact>
+            <Fact label="Response time">
+              {ha.responseTime === null ? (
+                <span className="text-muted-foreground">Not measured</span>
+              ) : (
+                <Badge
+                  variant={RESPONSE_TIME_VARIANT[haResponseTimeTone(ha.responseTime)]}
+                  data-tone={haResponseTimeTone(ha.responseTime)}
+                >
+                  {Math.round(ha.responseTime)} ms
+                </Badge>
+              )}
+            </Fact>
+          </Facts>
+        )
+      }
+    </QueryCard>
+  );
+}
