@@ -316,6 +316,9 @@ export const catalogProbeSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('wyoming'), portVariable: z.string() }),
   z.object({ type: z.literal('tcp'), portVariable: z.string() }),
 ]);
+
+/** How long the health probe keeps trying after a deployment, unless the app says otherwise. */
+export const DEFAULT_PROBE_TIMEOUT_SECONDS = 60;
 export type CatalogProbe = z.infer<typeof catalogProbeSchema>;
 
 export const catalogAppSchema = z.object({
@@ -330,6 +333,8 @@ export const catalogAppSchema = z.object({
   template: z.string(),
   fields: z.array(catalogFieldSchema),
   probe: catalogProbeSchema,
+  /** First starts can be slow (Home Assistant sets itself up, models download). */
+  probeTimeoutSeconds: z.number().int().min(1).max(1800).optional(),
   docs: z.string().optional(),
 });
 export type CatalogApp = z.infer<typeof catalogAppSchema>;
@@ -354,3 +359,29 @@ export const probeResultSchema = z.object({
   ms: z.number(),
 });
 export type ProbeResult = z.infer<typeof probeResultSchema>;
+
+// ---- live log following (the live channel's `docker.logs.<container>` topics) ---------------
+
+export const DOCKER_LOGS_TOPIC = 'docker.logs';
+export const dockerLogsTopic = (container: string) => `${DOCKER_LOGS_TOPIC}.${container}`;
+
+/**
+ * Events on `docker.logs.<container>`. Lines come in batches (one event per ~100 ms) so a chatty
+ * container costs a few events a second, not one per line. `seq` counts batches: a gap means the
+ * browser read too slowly and the agent dropped batches for it; `coalesced` counts lines the agent
+ * dropped itself because the container wrote faster than the batch limit.
+ */
+export const dockerLogsEventSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('lines'),
+    seq: z.number().int(),
+    lines: z.array(logLineSchema),
+    coalesced: z.number().int(),
+  }),
+  z.object({
+    kind: z.literal('status'),
+    state: z.enum(['following', 'waiting', 'error']),
+    message: z.string(),
+  }),
+]);
+export type DockerLogsEvent = z.infer<typeof dockerLogsEventSchema>;

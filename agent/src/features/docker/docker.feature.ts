@@ -1,0 +1,38 @@
+import { fileURLToPath } from 'node:url';
+import type { DockerAdapter } from '../../adapters/docker.js';
+import type { Db } from '../../db/client.js';
+import type { Logger } from '../../lib/logger.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { LivePublisher } from '../../live/hub.js';
+import { createCatalogService } from './catalog.service.js';
+import { createDockerRepository } from './docker.repository.js';
+import { dockerRoutes } from './docker.routes.js';
+import { createDockerService } from './docker.service.js';
+import { registerDockerLogTopics } from './log-follow.js';
+import { createStacksService } from './stacks.service.js';
+
+/** The curated compose templates and their catalog.json: docker/ at the top of the repository. */
+export const DEFAULT_CATALOG_DIR = fileURLToPath(new URL('../../../../docker', import.meta.url));
+
+/**
+ * Builds the containers feature (`/api/docker`) from its outside parts: the engine adapter, the
+ * database, the SecretBox for stored stack variables and the live channel for log following.
+ */
+export function createDockerFeature(deps: {
+  engine: DockerAdapter;
+  db: Db;
+  secrets: SecretBox;
+  live: LivePublisher;
+  log: Logger;
+  catalogDir?: string;
+  now?: () => number;
+}) {
+  const repo = createDockerRepository(deps.db, deps.now);
+  // A deployment cannot survive the agent; one still marked running was cut short by a stop.
+  repo.failInterrupted();
+  const docker = createDockerService(deps.engine, deps.now);
+  const stacks = createStacksService({ engine: deps.engine, repo, secrets: deps.secrets });
+  const catalog = createCatalogService({ dir: deps.catalogDir ?? DEFAULT_CATALOG_DIR, stacks });
+  const logs = registerDockerLogTopics({ live: deps.live, engine: deps.engine, log: deps.log });
+  return { routes: dockerRoutes({ docker, stacks, catalog }), logs };
+}
