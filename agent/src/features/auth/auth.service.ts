@@ -274,7 +274,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       log.info({ actorId: actor.id, userId: id }, 'account deleted');
     },
 
-    // The owner's command line (cli.ts): no session, the machine's shell is the authority.
+    // For the owner's command line (cli.ts) and reset links: no session; the caller is the authority.
 
     findByEmail(email: string): UserRow | undefined {
       return repo.findByEmail(email);
@@ -288,6 +288,8 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
       repo.setPasswordHash(user.id, await hashPassword(password));
       sessions.revokeAllForUser(user.id);
+      // Whoever proved control of the account (the hub's shell, a reset link) may sign in at once.
+      throttles.loginPerAccount.clear(normalizeEmail(user.email));
       return user;
     },
 
