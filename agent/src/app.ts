@@ -34,6 +34,31 @@ import {
 } from './features/notifications/notifications.service.js';
 import { notificationRoutes } from './features/notifications/notifications.routes.js';
 import { docsRoutes } from './features/docs/docs.routes.js';
+import { createSystemInfo, type SystemInfoAdapter } from './adapters/system-info.js';
+import { createVpnAdapter, type VpnAdapter } from './adapters/vpn.js';
+import { createOllamaClient } from './adapters/ollama.js';
+import type { LogRing } from './lib/logger.js';
+import { createLiveHub, type LiveHub } from './live/hub.js';
+import { liveRoutes } from './live/live.routes.js';
+import { createMetricsSampler, type MetricsSampler } from './features/metrics/metrics-sampler.js';
+import { createMetricsService } from './features/metrics/metrics.service.js';
+import { nexusStatusRoutes, systemRoutes } from './features/metrics/metrics.routes.js';
+import { createSettingsRepository } from './features/settings/settings.repository.js';
+import { createUsageRepository } from './features/usage/usage.repository.js';
+import { createSatellitesRepository } from './features/satellites/satellites.repository.js';
+import { createSatellitesService } from './features/satellites/satellites.service.js';
+import { satellitesRoutes } from './features/satellites/satellites.routes.js';
+import { createSubscriptionRepository } from './features/subscription/subscription.repository.js';
+import { createSubscriptionService } from './features/subscription/subscription.service.js';
+import { subscriptionRoutes } from './features/subscription/subscription.routes.js';
+import { createVpnService } from './features/vpn/vpn.service.js';
+import { vpnRoutes } from './features/vpn/vpn.routes.js';
+import { createLlmStatusService, type LlmStatusProvider } from './features/llm-status/llm-status.service.js';
+import { ollamaStatusProvider } from './features/llm-status/ollama-provider.js';
+import { llmStatusRoutes } from './features/llm-status/llm-status.routes.js';
+import { haPatternsRoutes, type HaHealthProvider } from './features/ha-patterns/ha-patterns.routes.js';
+import { createDiagnosticsService } from './features/diagnostics/diagnostics.service.js';
+import { diagnosticsRoutes } from './features/diagnostics/diagnostics.routes.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -50,6 +75,18 @@ export interface AppDeps {
   mailer?: Mailer | null;
   /** notify() for every feature; created here when main.ts does not pass one. */
   notifications?: NotificationService;
+  /** The host's figures. main.ts passes a started sampler; otherwise one is made that starts on first use. */
+  system?: { info: SystemInfoAdapter; sampler: MetricsSampler };
+  /** The browsers' live channel; features publish on it with `live.publish(topic, data)`. */
+  live?: LiveHub;
+  /** WireGuard and Tailscale as their tools report them. */
+  vpn?: VpnAdapter;
+  /** The LLM providers the pipeline status probes; by default the hub's Ollama at OLLAMA_URL. */
+  llmProviders?: () => LlmStatusProvider[];
+  /** Home Assistant's health; the Home Assistant feature supplies it. Without it: not_configured. */
+  haHealth?: HaHealthProvider;
+  /** The agent's recent log lines, for the diagnostics bundle. */
+  logRing?: LogRing;
   now?: () => number;
 }
 
@@ -57,7 +94,7 @@ export interface AppDeps {
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 function apiRoutes(
-  deps: Required<Pick<AppDeps, 'sessions' | 'notifications'>> &
+  deps: Required<Pick<AppDeps, 'sessions' | 'notifications' | 'system' | 'live'>> &
     AppDeps & { routeTable: () => readonly RouterRoute[] },
 ) {
   const auth = createAuthService({
@@ -77,6 +114,39 @@ function apiRoutes(
     notify: deps.notifications.notify,
     now: deps.now,
   });
+  const settings = createSettingsRepository(deps.db, deps.now);
+  const usage = createUsageRepository(deps.db, deps.now);
+  const metrics = createMetricsService({ ...deps.system, now: deps.now });
+  const satellites = createSatellitesService({
+    repository: createSatellitesRepository(deps.db, deps.now),
+    now: deps.now,
+    onChange: (list) => deps.live.publish('satellites', list),
+  });
+  const subscription = createSubscriptionService({
+    repository: createSubscriptionRepository(deps.db),
+    usage,
+    now: deps.now,
+  });
+  // The hub's first start begins its trial.
+  subscription.ensureStarted();
+  const vpn = createVpnService({
+    adapter: deps.vpn ?? createVpnAdapter(),
+    settings,
+    log: deps.log,
+    now: deps.now,
+  });
+  const ollama = createOllamaClient({ baseUrl: deps.env.OLLAMA_URL });
+  const llmStatus = createLlmStatusService({
+    providers: deps.llmProviders ?? (() => [ollamaStatusProvider(ollama)]),
+    requests: usage,
+    now: deps.now,
+  });
+  const diagnostics = createDiagnosticsService({
+    sources: metrics,
+    logLines: () => deps.logRing?.lines() ?? [],
+    env: deps.env,
+    now: deps.now,
+  });
   return new Hono<AppEnv>()
     .route('/health', healthRoutes(APP_VERSION))
     .route(
@@ -86,7 +156,24 @@ function apiRoutes(
     .route('/notifications', notificationRoutes(deps.notifications))
     .route('/docs', docsRoutes(APP_VERSION, deps.routeTable))
     .route('/auth', authRoutes(auth, { trustProxy: deps.env.NEXUS_TRUST_PROXY }))
-    .route('/users', userRoutes(auth));
+    .route('/users', userRoutes(auth))
+    .route('/live', liveRoutes({ live: deps.live, stillSignedIn: (t) => deps.sessions.validate(t) !== null }))
+    .route('/nexus', nexusStatusRoutes(metrics))
+    .route('/system', systemRoutes(metrics))
+    .route('/diagnostics', diagnosticsRoutes(diagnostics, deps.system.info.hostname))
+    .route('/devices/satellite', satellitesRoutes(satellites, { trustProxy: deps.env.NEXUS_TRUST_PROXY }))
+    .route('/llm/pipeline', llmStatusRoutes(llmStatus))
+    .route('/vpn', vpnRoutes(vpn))
+    .route('/ha-patterns', haPatternsRoutes(deps.haHealth))
+    .route('/subscription', subscriptionRoutes(subscription));
+}
+
+function defaultSystem(deps: AppDeps) {
+  const info = createSystemInfo({ hostRoot: deps.env.NEXUS_HOST_ROOT });
+  return {
+    info,
+    sampler: createMetricsSampler({ info, log: deps.log, version: APP_VERSION, now: deps.now }),
+  };
 }
 
 /** The client's type for Hono RPC: `hc<AppType>('/api')`. */
@@ -96,6 +183,11 @@ export function createApp(deps: AppDeps) {
   const sessions = deps.sessions ?? createSessionService(deps.db, deps.now);
   const notifications =
     deps.notifications ?? createNotificationService({ db: deps.db, log: deps.log, now: deps.now });
+  const live = deps.live ?? createLiveHub({ log: deps.log });
+  const system = deps.system ?? defaultSystem(deps);
+  live.registerTopic('metrics', { latestOnly: true });
+  live.registerTopic('satellites', { latestOnly: true });
+  system.sampler.onSample((sample) => live.publish('metrics', sample));
   const app = new Hono<AppEnv>();
 
   app.use('*', async (c, next) => {
@@ -159,7 +251,10 @@ export function createApp(deps: AppDeps) {
     await next();
   });
 
-  app.route('/api', apiRoutes({ ...deps, sessions, notifications, routeTable: () => app.routes }));
+  app.route(
+    '/api',
+    apiRoutes({ ...deps, sessions, notifications, system, live, routeTable: () => app.routes }),
+  );
   app.all('/api/*', apiNotFound);
   if (deps.webDist) mountWebApp(app, deps.webDist);
   app.onError(errorHandler);

@@ -1,9 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
+import { WebSocketServer } from 'ws';
 import { loadEnv } from './env.js';
 import { openDatabase } from './db/client.js';
-import { createLogger } from './lib/logger.js';
+import { LogRing, createLogger } from './lib/logger.js';
+import { APP_VERSION } from './lib/version.js';
+import { createSystemInfo } from './adapters/system-info.js';
+import { createMetricsSampler } from './features/metrics/metrics-sampler.js';
+import { createLiveHub } from './live/hub.js';
 import { createSecretBox, loadOrCreateKey } from './lib/secret-box.js';
 import { createApp } from './app.js';
 import { createSmtpMailer } from './adapters/mailer.js';
@@ -13,7 +18,8 @@ import { createSessionService, startSessionPurge } from './features/auth/session
 const SHUTDOWN_GRACE_MS = 10_000;
 
 const env = loadEnv();
-const log = createLogger(env.LOG_LEVEL);
+const logRing = new LogRing();
+const log = createLogger(env.LOG_LEVEL, logRing);
 const handle = openDatabase(env.dataDir);
 const secrets = createSecretBox(loadOrCreateKey(env.dataDir));
 const webDist = env.NEXUS_WEB_DIST
@@ -28,20 +34,45 @@ if (mailer && !env.NEXUS_PUBLIC_URL) {
   log.warn('SMTP is configured but NEXUS_PUBLIC_URL is not: reset links cannot be e-mailed without it');
 }
 
-const app = createApp({ env, db: handle.db, log, secrets, sessions, webDist, mailer });
+const systemInfo = createSystemInfo({ hostRoot: env.NEXUS_HOST_ROOT });
+const sampler = createMetricsSampler({ info: systemInfo, log, version: APP_VERSION });
+sampler.start();
+const live = createLiveHub({ log });
 
-const server = serve({ fetch: app.fetch, port: env.PORT, hostname: env.HOST }, (info) => {
-  log.info(
-    { port: info.port, host: env.HOST, dataDir: env.dataDir },
-    `Nexus agent listening on ${env.HOST}:${info.port}`,
-  );
+const app = createApp({
+  env,
+  db: handle.db,
+  log,
+  secrets,
+  sessions,
+  webDist,
+  mailer,
+  system: { info: systemInfo, sampler },
+  live,
+  logRing,
 });
+
+/** Browsers send only subscribe/unsubscribe messages: a few hundred bytes. */
+const LIVE_MAX_MESSAGE_BYTES = 64 * 1024;
+const wss = new WebSocketServer({ noServer: true, maxPayload: LIVE_MAX_MESSAGE_BYTES });
+
+const server = serve(
+  { fetch: app.fetch, port: env.PORT, hostname: env.HOST, websocket: { server: wss } },
+  (info) => {
+    log.info(
+      { port: info.port, host: env.HOST, dataDir: env.dataDir },
+      `Nexus agent listening on ${env.HOST}:${info.port}`,
+    );
+  },
+);
 
 let stopping = false;
 function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'shutting down: finishing in-flight requests');
+  sampler.stop();
+  live.closeAll();
   const force = setTimeout(() => {
     log.warn('in-flight requests did not finish in time; exiting');
     handle.close();

@@ -216,7 +216,9 @@ function discoverTemperatureSensors(sysRoot: string): TemperatureSensor[] {
     sensors.push({ label: unique, file });
   };
   const thermal = path.join(sysRoot, 'class/thermal');
-  for (const zone of listDir(thermal).filter((d) => d.startsWith('thermal_zone')).sort()) {
+  for (const zone of listDir(thermal)
+    .filter((d) => d.startsWith('thermal_zone'))
+    .sort()) {
     const type = readText(path.join(thermal, zone, 'type'))?.trim();
     add(type || zone, path.join(thermal, zone, 'temp'));
   }
@@ -393,7 +395,8 @@ export function createSystemInfo(opts: { hostRoot?: string } = {}): SystemInfoAd
         ip6: i.ip6 || null,
         operstate: i.operstate || 'unknown',
         type: i.type || 'unknown',
-        speed: i.speed ?? null,
+        // Links without a negotiated speed (virtio, Wi-Fi on some drivers) report -1.
+        speed: i.speed !== null && i.speed > 0 ? i.speed : null,
         mtu: i.mtu ?? null,
         internal: i.internal,
         virtual: i.virtual,

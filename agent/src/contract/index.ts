@@ -4,3 +4,7 @@ export * from './health.js';
 export * from './docs.js';
 export * from './notifications.js';
 export * from './password-reset.js';
+export * from './live.js';
+export * from './status.js';
+export * from './subscription.js';
+export * from './system.js';

@@ -2,3 +2,7 @@
 export * from '../features/auth/auth.table.js';
 export * from '../features/auth/password-reset.table.js';
 export * from '../features/notifications/notifications.table.js';
+export * from '../features/settings/settings.table.js';
+export * from '../features/usage/usage.table.js';
+export * from '../features/subscription/subscription.table.js';
+export * from '../features/satellites/satellites.table.js';

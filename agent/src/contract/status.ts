@@ -1,0 +1,233 @@
+import { z } from 'zod';
+
+/**
+ * The dashboard's status endpoints (spec §3 and §7). Field names are the spec's; anything beyond
+ * them is an addition the dashboard may show but must not depend on.
+ */
+
+/** Spec §7: how often the dashboard polls each endpoint. */
+export const POLL_INTERVALS_MS = {
+  nexusStatus: 10_000,
+  satellites: 15_000,
+  llmPipelineStatus: 5_000,
+  vpnStatus: 15_000,
+  systemUptime: 60_000,
+  haHealth: 10_000,
+} as const;
+
+/** Spec §4: the status words and how they read. */
+export const GOOD_STATUS_WORDS = ['online', 'connected', 'running', 'active'] as const;
+export const BAD_STATUS_WORDS = ['offline', 'disconnected', 'stopped'] as const;
+export const WARNING_STATUS_WORDS = ['degraded', 'warning'] as const;
+
+/** Spec §3 "Nexus status". */
+export const nexusStatusSchema = z.object({
+  /** online while the hub samples normally; degraded when memory or the root disk is nearly full or sampling stalls. */
+  status: z.enum(['online', 'degraded']),
+  /** CPU busy in percent over the last second, 0-100. */
+  systemLoad: z.number(),
+  /** Percent of memory in use (MemTotal - MemAvailable). */
+  memoryUsage: z.number(),
+  /** connected when a default route leads out through an interface that is up. */
+  networkStatus: z.enum(['connected', 'disconnected']),
+  hostname: z.string(),
+  cpuTemperature: z.number().nullable(),
+  loadAverage: z.tuple([z.number(), z.number(), z.number()]),
+  /** Seconds since the host booted. */
+  uptime: z.number(),
+  /** Why the status is degraded, empty when online. */
+  warnings: z.array(z.string()),
+  sampledAt: z.number(),
+});
+export type NexusStatus = z.infer<typeof nexusStatusSchema>;
+
+/** Above these the hub reports itself degraded. */
+export const NEXUS_DEGRADED_MEMORY_PERCENT = 95;
+export const NEXUS_DEGRADED_DISK_PERCENT = 95;
+
+/** Spec §3 "System uptime". */
+export const systemUptimeSchema = z.object({
+  /** Seconds since the host booted. */
+  uptime: z.number(),
+  bootTime: z.string(),
+});
+export type SystemUptime = z.infer<typeof systemUptimeSchema>;
+
+/** A satellite that has not sent a heartbeat for this long is offline. */
+export const SATELLITE_OFFLINE_AFTER_MS = 60_000;
+/** How often a satellite should send its heartbeat. */
+export const SATELLITE_HEARTBEAT_INTERVAL_MS = 15_000;
+
+const satelliteName = z.string().trim().min(1, 'Name is required').max(80);
+const wakeWord = z.string().trim().min(1).max(80);
+const optionalText = z.string().trim().max(120);
+
+/** Spec §3 "Satellite device list item". */
+export const satelliteSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** online while heartbeats arrive (degraded when the satellite says so), offline after SATELLITE_OFFLINE_AFTER_MS without one. */
+  status: z.enum(['online', 'degraded', 'offline']),
+  /** dBm from the satellite's last heartbeat. */
+  signalStrength: z.number().nullable(),
+  activeWakeWord: z.string().nullable(),
+  /** ISO time of the last heartbeat, null before the first. */
+  lastSeen: z.string().nullable(),
+  room: z.string().nullable(),
+  ipAddress: z.string().nullable(),
+  firmwareVersion: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type Satellite = z.infer<typeof satelliteSchema>;
+export const satelliteListSchema = z.array(satelliteSchema);
+
+export const createSatelliteInputSchema = z.object({
+  name: satelliteName,
+  room: optionalText.nullish(),
+  activeWakeWord: wakeWord.nullish(),
+});
+export type CreateSatelliteInput = z.infer<typeof createSatelliteInputSchema>;
+
+export const updateSatelliteInputSchema = z
+  .object({ name: satelliteName, room: optionalText.nullable(), activeWakeWord: wakeWord.nullable() })
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, 'Nothing to change');
+export type UpdateSatelliteInput = z.infer<typeof updateSatelliteInputSchema>;
+
+/** The satellite and its token, which is shown this once and stored only as a hash. */
+export const satelliteWithTokenSchema = z.object({ satellite: satelliteSchema, token: z.string() });
+export type SatelliteWithToken = z.infer<typeof satelliteWithTokenSchema>;
+
+/** Spec §9: the signal badge is default while the mean absolute dBm is below this, destructive otherwise. */
+export const SIGNAL_STRENGTH_GOOD_BELOW_ABS_DBM = 60;
+
+/** What a satellite sends every SATELLITE_HEARTBEAT_INTERVAL_MS with `Authorization: Bearer <token>`. */
+export const satelliteHeartbeatInputSchema = z.object({
+  /** dBm, e.g. -55. */
+  signalStrength: z.number().min(-120).max(0).nullish(),
+  activeWakeWord: wakeWord.nullish(),
+  /** A satellite that works but has a problem (e.g. no microphone) reports degraded. */
+  status: z.enum(['online', 'degraded']).default('online'),
+  firmwareVersion: z.string().trim().max(40).nullish(),
+});
+export type SatelliteHeartbeatInput = z.input<typeof satelliteHeartbeatInputSchema>;
+
+/** Spec §3 "LLM pipeline status". */
+export const llmModelSchema = z.object({
+  name: z.string(),
+  /** running: loaded in memory now; available: installed, loads on first use; offline: its provider cannot be reached. */
+  status: z.enum(['running', 'available', 'offline']),
+  provider: z.string(),
+  sizeBytes: z.number().nullable(),
+});
+export type LlmModel = z.infer<typeof llmModelSchema>;
+
+export const llmProviderHealthSchema = z.object({
+  name: z.string(),
+  status: z.enum(['online', 'offline']),
+  /** Milliseconds the probe took, null when it failed. */
+  responseTime: z.number().nullable(),
+  error: z.string().nullable(),
+});
+
+export const llmPipelineStatusSchema = z.object({
+  /** running: a provider answers with at least one model; degraded: answers without models, or one of several is down; offline: none answers. */
+  status: z.enum(['running', 'degraded', 'offline']),
+  /** local: only models on the hub; cloud: only cloud providers; hybrid: both; none: nothing configured. */
+  pipelineType: z.enum(['local', 'cloud', 'hybrid', 'none']),
+  /** Models the pipeline can use right now (installed on a provider that answers). */
+  activeModels: z.number(),
+  /** AI requests the hub has served, all time. */
+  totalRequests: z.number(),
+  models: z.array(llmModelSchema),
+  providers: z.array(llmProviderHealthSchema),
+  checkedAt: z.number(),
+});
+export type LlmPipelineStatus = z.infer<typeof llmPipelineStatusSchema>;
+
+/** Spec §4: the number the dashboard shows when a request count is unknown. */
+export const FALLBACK_REQUEST_COUNT = 142;
+/** Spec §9: the LLM card lists this many models, then "+N more". */
+export const LLM_CARD_MODEL_COUNT = 3;
+
+export const VPN_PROVIDERS = ['wireguard', 'tailscale', 'none'] as const;
+export const vpnProviderSchema = z.enum(VPN_PROVIDERS);
+export type VpnProvider = z.infer<typeof vpnProviderSchema>;
+
+export const vpnFailoverSchema = z.object({
+  activeProvider: vpnProviderSchema,
+  backupProvider: vpnProviderSchema,
+});
+export type VpnFailover = z.infer<typeof vpnFailoverSchema>;
+
+export const vpnFailoverInputSchema = vpnFailoverSchema.refine(
+  (v) => v.activeProvider === 'none' || v.activeProvider !== v.backupProvider,
+  { message: 'The backup provider must differ from the active one', path: ['backupProvider'] },
+);
+
+export const wireguardPeerSchema = z.object({
+  publicKey: z.string(),
+  endpoint: z.string().nullable(),
+  allowedIps: z.array(z.string()),
+  /** ISO time of the latest handshake, null if none yet. */
+  latestHandshake: z.string().nullable(),
+  rxBytes: z.number(),
+  txBytes: z.number(),
+  connected: z.boolean(),
+});
+
+export const wireguardInterfaceSchema = z.object({
+  name: z.string(),
+  listenPort: z.number().nullable(),
+  peers: z.array(wireguardPeerSchema),
+});
+
+export const tailscaleStateSchema = z.object({
+  backendState: z.string(),
+  hostName: z.string().nullable(),
+  tailscaleIps: z.array(z.string()),
+  tailnet: z.string().nullable(),
+  peers: z.array(
+    z.object({
+      hostName: z.string(),
+      dnsName: z.string().nullable(),
+      tailscaleIps: z.array(z.string()),
+      online: z.boolean(),
+      exitNode: z.boolean(),
+    }),
+  ),
+});
+
+/** Spec §3 "VPN status". */
+export const vpnStatusSchema = z.object({
+  status: z.enum(['connected', 'disconnected']),
+  provider: vpnProviderSchema,
+  /**
+   * Round trip in ms to the tunnel's far side, measured when the status was read (tailscale ping,
+   * or a TCP connect to a WireGuard peer); null when there is nothing to measure or it did not answer.
+   */
+  latency: z.number().nullable(),
+  failover: vpnFailoverSchema,
+  wireguard: z.array(wireguardInterfaceSchema),
+  tailscale: tailscaleStateSchema.nullable(),
+  checkedAt: z.number(),
+});
+export type VpnStatus = z.infer<typeof vpnStatusSchema>;
+
+/** Spec §9: VPN latency above this is flagged. */
+export const VPN_LATENCY_WARNING_MS = 100;
+
+/** Spec §3 "Home Assistant health". */
+export const haHealthSchema = z.object({
+  status: z.enum(['online', 'offline', 'degraded', 'not_configured']),
+  connectionHealth: z.enum(['healthy', 'degraded', 'disconnected', 'not_configured']),
+  devicesCount: z.number(),
+  entitiesCount: z.number(),
+  /** ms, null when not measured. */
+  responseTime: z.number().nullable(),
+});
+export type HaHealth = z.infer<typeof haHealthSchema>;
+
+/** Spec §9: Home Assistant response time thresholds. */
+export const HA_RESPONSE_GOOD_MS = 200;
+export const HA_RESPONSE_OK_MS = 500;

@@ -1,0 +1,188 @@
+import type { NexusStatus, SystemUptime } from '../../contract/status.js';
+import { NEXUS_DEGRADED_DISK_PERCENT, NEXUS_DEGRADED_MEMORY_PERCENT } from '../../contract/status.js';
+import type {
+  ListeningPort,
+  MetricSample,
+  MetricWindow,
+  NetworkInfo,
+  ProcessList,
+  SystemInfo,
+} from '../../contract/system.js';
+import { METRIC_WINDOW_INTERVAL_MS } from '../../contract/system.js';
+import type { RawInterface, SystemInfoAdapter } from '../../adapters/system-info.js';
+import type { MetricsSampler } from './metrics-sampler.js';
+
+/** A sample older than this means the sampler has stalled. */
+const STALE_SAMPLE_MS = 5_000;
+/** Interfaces and sockets start processes to read: shared between requests for this long. */
+const NETWORK_TTL_MS = 10_000;
+
+/** Ports of the services a Nexus hub runs, to name them on the network screen. */
+export const KNOWN_SERVICE_PORTS: Readonly<Record<number, string>> = {
+  22: 'SSH',
+  53: 'DNS',
+  1883: 'MQTT',
+  8883: 'MQTT (TLS)',
+  2375: 'Docker Engine API',
+  2376: 'Docker Engine API (TLS)',
+  8123: 'Home Assistant',
+  10200: 'Wyoming Piper (text to speech)',
+  10300: 'Wyoming Whisper (speech to text)',
+  10400: 'Wyoming openWakeWord',
+  11434: 'Ollama',
+  41641: 'Tailscale',
+  51820: 'WireGuard',
+};
+const AGENT_SERVICE = 'Nexus Console agent';
+
+/** Pure: the Nexus status of spec §3 from the latest sample and what else the sampler knows. */
+export function nexusStatusFrom(input: {
+  sample: MetricSample;
+  at: number;
+  hostname: string;
+  uptime: number;
+  defaultRouteUp: boolean;
+  rootDiskPercent: number | null;
+}): NexusStatus {
+  const { sample } = input;
+  const warnings: string[] = [];
+  if (input.at - sample.t > STALE_SAMPLE_MS)
+    warnings.push('System metrics have not been updated for a while');
+  if (sample.memPercent >= NEXUS_DEGRADED_MEMORY_PERCENT)
+    warnings.push(`Memory is ${sample.memPercent}% full`);
+  if (input.rootDiskPercent !== null && input.rootDiskPercent >= NEXUS_DEGRADED_DISK_PERCENT) {
+    warnings.push(`The system disk is ${input.rootDiskPercent}% full`);
+  }
+  return {
+    status: warnings.length ? 'degraded' : 'online',
+    systemLoad: sample.cpu,
+    memoryUsage: sample.memPercent,
+    networkStatus: input.defaultRouteUp ? 'connected' : 'disconnected',
+    hostname: input.hostname,
+    cpuTemperature: sample.cpuTemp,
+    loadAverage: sample.load,
+    uptime: Math.floor(input.uptime),
+    warnings,
+    sampledAt: sample.t,
+  };
+}
+
+/** A link counts as up when sysfs says up, or unknown (virtual links such as WireGuard and many VMs' NICs). */
+function linkUp(operstate: string | null): boolean {
+  return operstate === 'up' || operstate === 'unknown';
+}
+
+export function createMetricsService(deps: {
+  sampler: MetricsSampler;
+  info: SystemInfoAdapter;
+  now?: () => number;
+}) {
+  const { sampler, info } = deps;
+  const now = deps.now ?? Date.now;
+  interface NetworkReading {
+    at: number;
+    interfaces: RawInterface[];
+    listening: Omit<ListeningPort, 'service'>[];
+  }
+  let networkCache: NetworkReading | null = null;
+  let networkInFlight: Promise<NetworkReading> | null = null;
+
+  function uptime(): SystemUptime {
+    const seconds = info.uptimeSeconds();
+    return {
+      uptime: Math.floor(seconds),
+      bootTime: new Date(now() - seconds * 1000).toISOString(),
+    };
+  }
+
+  async function readNetwork(): Promise<NetworkReading> {
+    if (networkCache && now() - networkCache.at < NETWORK_TTL_MS) return networkCache;
+    networkInFlight ??= Promise.all([info.networkInterfaces(), info.listeningPorts()])
+      .then(([interfaces, listening]) => {
+        networkCache = { at: now(), interfaces, listening };
+        return networkCache;
+      })
+      .finally(() => {
+        networkInFlight = null;
+      });
+    return networkInFlight;
+  }
+
+  return {
+    async nexusStatus(): Promise<NexusStatus> {
+      const sample = await sampler.ready();
+      const { route, operstate } = sampler.network();
+      const root = sampler.disks().disks.find((d) => d.mount === '/');
+      return nexusStatusFrom({
+        sample,
+        at: now(),
+        hostname: info.hostname(),
+        uptime: info.uptimeSeconds(),
+        defaultRouteUp: route !== null && linkUp(operstate),
+        rootDiskPercent: root?.usePercent ?? null,
+      });
+    },
+
+    uptime,
+
+    series(window: MetricWindow, since?: number) {
+      return {
+        window,
+        intervalMs: METRIC_WINDOW_INTERVAL_MS[window],
+        samples: sampler.series(window, since),
+      };
+    },
+
+    async systemInfo(): Promise<SystemInfo> {
+      const [facts, disks] = await Promise.all([sampler.hostFacts(), sampler.disksReady()]);
+      const up = uptime();
+      return {
+        ...facts,
+        uptime: up.uptime,
+        bootTime: up.bootTime,
+        disks: disks.disks,
+        disksSampledAt: disks.sampledAt,
+        agent: sampler.agent(),
+        latest: sampler.latest(),
+      };
+    },
+
+    async processes(limit: number, sort: 'cpu' | 'mem'): Promise<ProcessList> {
+      const snapshot = await sampler.processes();
+      const key = sort === 'cpu' ? ('cpu' as const) : ('mem' as const);
+      const top = [...snapshot.processes].sort((a, b) => b[key] - a[key] || b.rss - a.rss).slice(0, limit);
+      return {
+        sampledAt: snapshot.sampledAt,
+        total: snapshot.total,
+        running: snapshot.running,
+        sleeping: snapshot.sleeping,
+        blocked: snapshot.blocked,
+        processes: top,
+      };
+    },
+
+    async network(): Promise<NetworkInfo> {
+      const { interfaces, listening } = await readNetwork();
+      const { route } = sampler.network();
+      const rates = sampler.interfaceRates();
+      return {
+        hostname: info.hostname(),
+        interfaces: interfaces.map((i) => ({
+          ...i,
+          isDefault: route ? i.name === route.iface : i.isDefault,
+          rxSec: rates.get(i.name)?.rxSec ?? null,
+          txSec: rates.get(i.name)?.txSec ?? null,
+        })),
+        defaultInterface: route?.iface ?? null,
+        defaultGateway: route?.gateway ?? null,
+        dns: info.dns(),
+        listening: listening.map((l) => ({
+          ...l,
+          service: l.pid === process.pid ? AGENT_SERVICE : (KNOWN_SERVICE_PORTS[l.port] ?? null),
+        })),
+      };
+    },
+  };
+}
+
+export type MetricsService = ReturnType<typeof createMetricsService>;

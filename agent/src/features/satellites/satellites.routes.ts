@@ -1,0 +1,72 @@
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { Hono, type Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { z } from 'zod';
+import {
+  createSatelliteInputSchema,
+  satelliteHeartbeatInputSchema,
+  updateSatelliteInputSchema,
+} from '../../contract/status.js';
+import type { AppEnv } from '../../http/app-env.js';
+import { requireAdmin, requireUser } from '../../http/guards.js';
+import { validate } from '../../http/validate.js';
+import type { SatellitesService } from './satellites.service.js';
+import type { SatelliteRow } from './satellites.table.js';
+
+const idParam = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+
+function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+function clientAddress(c: Context, trustProxy: boolean): string | null {
+  if (trustProxy) {
+    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+    if (forwarded) return forwarded;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** `/api/devices/satellite`: the list for everyone signed in, changes for admins, heartbeats for satellites. */
+export function satellitesRoutes(service: SatellitesService, opts: { trustProxy: boolean }) {
+  return new Hono<AppEnv>()
+    .get('/', requireUser, (c) => c.json(service.list()))
+    .get('/:id', requireUser, validate('param', idParam), (c) => c.json(service.get(c.req.valid('param').id)))
+    .post('/', requireAdmin, validate('json', createSatelliteInputSchema), (c) =>
+      c.json(service.create(c.req.valid('json')), 201),
+    )
+    .patch(
+      '/:id',
+      requireAdmin,
+      validate('param', idParam),
+      validate('json', updateSatelliteInputSchema),
+      (c) => c.json(service.update(c.req.valid('param').id, c.req.valid('json'))),
+    )
+    .delete('/:id', requireAdmin, validate('param', idParam), (c) => {
+      service.remove(c.req.valid('param').id);
+      return c.body(null, 204);
+    })
+    .post('/:id/token', requireAdmin, validate('param', idParam), (c) =>
+      c.json(service.rotateToken(c.req.valid('param').id)),
+    )
+    .post(
+      '/:id/heartbeat',
+      validate('param', idParam),
+      // The token is checked before the body is looked at, so a stranger learns nothing from validation errors.
+      createMiddleware<{ Variables: { satellite: SatelliteRow } }>(async (c, next) => {
+        c.set(
+          'satellite',
+          service.authenticate(Number(c.req.param('id')), bearerToken(c.req.header('authorization'))),
+        );
+        await next();
+      }),
+      validate('json', satelliteHeartbeatInputSchema),
+      (c) =>
+        c.json(service.heartbeat(c.get('satellite'), c.req.valid('json'), clientAddress(c, opts.trustProxy))),
+    );
+}

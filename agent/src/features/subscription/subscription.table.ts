@@ -1,0 +1,17 @@
+import { integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
+import { PLAN_IDS } from '../../contract/subscription.js';
+
+/** The hub's one subscription (id 1): created when the hub first starts, which starts its trial. */
+export const subscription = sqliteTable('subscription', {
+  id: integer('id').primaryKey(),
+  /** The plan paid for; free until billing records a purchase. */
+  plan: text('plan', { enum: PLAN_IDS }).notNull().default('free'),
+  /** Until when the paid plan is paid; null for free. */
+  paidUntil: integer('paid_until', { mode: 'timestamp_ms' }),
+  trialPlan: text('trial_plan', { enum: PLAN_IDS }).notNull(),
+  trialStartedAt: integer('trial_started_at', { mode: 'timestamp_ms' }).notNull(),
+  trialEndsAt: integer('trial_ends_at', { mode: 'timestamp_ms' }).notNull(),
+  updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),
+});
+
+export type SubscriptionRow = typeof subscription.$inferSelect;
