@@ -339,3 +339,39 @@ describe('secrets', () => {
     for (const password of passwordsUsed) expect(logs).not.toContain(password);
   });
 });
+
+describe('a race for the first account', () => {
+  let fresh: RunningAgent;
+  beforeAll(async () => {
+    fresh = await startAgent();
+  });
+  afterAll(async () => {
+    await fresh?.stop();
+  });
+
+  it('makes exactly one of several simultaneous first sign-ups superadmin', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        new Client(fresh.url).post('/api/auth/register', {
+          name: `Racer ${i}`,
+          email: uniqueEmail('racer'),
+          password: TEST_PASSWORD,
+        }),
+      ),
+    );
+    expect(results.map((r) => r.status)).toEqual(Array(6).fill(201));
+    const roles = results.map((r) => r.json.user.role).sort();
+    expect(roles).toEqual(['superadmin', 'user', 'user', 'user', 'user', 'user']);
+  });
+
+  it('lets only one of two simultaneous sign-ups with one email through', async () => {
+    const email = uniqueEmail('twin');
+    const results = await Promise.all(
+      [email, email.toUpperCase()].map((e) =>
+        new Client(fresh.url).post('/api/auth/register', { name: 'Twin', email: e, password: TEST_PASSWORD }),
+      ),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    expect(results.find((r) => r.status === 409)!.json.message).toContain('already exists');
+  });
+});
