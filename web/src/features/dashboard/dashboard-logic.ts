@@ -10,6 +10,7 @@ import {
   VPN_LATENCY_WARNING_MS,
   WARNING_STATUS_WORDS,
 } from '@nexus/agent/contract';
+import { formatDuration } from '@/lib/format-duration';
 
 /**
  * The dashboard's derived states (spec §4, §9), as pure functions of what the agent answered.
@@ -176,16 +177,8 @@ export function usagePercent(subscription: SubscriptionLike): number | null {
   return Math.min(100, (subscription.usage.aiMessages / limit) * 100);
 }
 
-/** "3d 4h 12m", "4h 12m", "12m": the granularity the dashboard refreshes at (a minute). */
-export function formatUptime(seconds: number): string {
-  const total = Math.max(0, Math.floor(seconds));
-  const days = Math.floor(total / 86_400);
-  const hours = Math.floor((total % 86_400) / 3_600);
-  const minutes = Math.floor((total % 3_600) / 60);
-  if (days > 0) return `${days}d ${hours}h ${minutes}m`;
-  if (hours > 0) return `${hours}h ${minutes}m`;
-  return `${minutes}m`;
-}
+/** Uptime at the granularity the dashboard refreshes it (a minute): "3d 4h 12m". */
+export const formatUptime = formatDuration;
 
 /** "just now", "45s ago", "3 min ago", "2 h ago", "5 d ago" for a last-seen time. */
 export function formatAgo(iso: string | null, now: number): string {

@@ -1,0 +1,284 @@
+import { useId, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { AlertCircle, Cable, Globe, RefreshCw, Router, Wifi, type LucideIcon } from 'lucide-react';
+import type { ListeningPort, NetworkInfo, NetworkInterface } from '@nexus/agent/contract';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { Skeleton } from '@/components/ui/skeleton';
+import { formatRate } from '@/lib/format-bytes';
+import { errorMessage } from '@/lib/request';
+import { cn } from '@/lib/utils';
+import { networkInfoQueryOptions, sortInterfaces } from '../api';
+
+/** /network-info: the hub's interfaces and addresses, its gateway and DNS, and what listens on which port. */
+export function NetworkInfoPage() {
+  const query = useQuery(networkInfoQueryOptions());
+  const info = query.data;
+  return (
+    <div className="mx-auto grid w-full max-w-7xl gap-6 p-4 md:p-6">
+      <header className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Network Info</h1>
+          <p className="text-muted-foreground">
+            How the hub is connected: its interfaces, addresses, gateway, DNS and the services it offers.
+          </p>
+        </div>
+        <Button variant="outline" onClick={() => void query.refetch()} disabled={query.isFetching}>
+          <RefreshCw aria-hidden="true" className={cn(query.isFetching && 'animate-spin')} />
+          Refresh
+        </Button>
+      </header>
+
+      {info ? (
+        <NetworkDetails info={info} />
+      ) : query.error ? (
+        <Card>
+          <CardContent className="pt-6">
+            <div role="alert" className="flex items-start gap-2 text-sm text-destructive">
+              <AlertCircle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+              <div>
+                <p className="font-medium">Couldn&apos;t read the hub&apos;s network</p>
+                <p>{errorMessage(query.error) ?? query.error.message}</p>
+              </div>
+            </div>
+          </CardContent>
+        </Card>
+      ) : (
+        <div className="grid gap-4 lg:grid-cols-3" aria-busy="true">
+          <span className="sr-only">Loading</span>
+          {Array.from({ length: 3 }, (_, i) => (
+            <Skeleton key={i} className="h-48 w-full rounded-xl" />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function NetworkDetails({ info }: { info: NetworkInfo }) {
+  const interfaces = sortInterfaces(info.interfaces);
+  return (
+    <>
+      <Section title="Overview" icon={Router}>
+        <dl className="grid gap-x-8 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
+          <Item label="Hostname">{info.hostname}</Item>
+          <Item label="Default interface">{info.defaultInterface ?? 'None'}</Item>
+          <Item label="Gateway">{info.defaultGateway ?? 'No default route'}</Item>
+          <Item label="DNS servers">
+            {info.dns.nameservers.length > 0 ? (
+              <ul>
+                {info.dns.nameservers.map((server) => (
+                  <li key={server} className="font-mono">
+                    {server}
+                  </li>
+                ))}
+              </ul>
+            ) : (
+              'None configured'
+            )}
+          </Item>
+          {info.dns.search.length > 0 ? (
+            <Item label="Search domains">{info.dns.search.join(', ')}</Item>
+          ) : null}
+        </dl>
+      </Section>
+
+      <section aria-labelledby="interfaces-heading" className="grid gap-3">
+        <h2 id="interfaces-heading" className="text-lg font-semibold tracking-tight">
+          Interfaces
+        </h2>
+        {interfaces.length === 0 ? (
+          <p className="rounded-lg border border-dashed p-4 text-sm text-muted-foreground">
+            The hub reported no network interfaces. Check that the agent can read /sys/class/net.
+          </p>
+        ) : (
+          <ul className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+            {interfaces.map((iface) => (
+              <li key={iface.name}>
+                <InterfaceCard iface={iface} />
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <Section
+        title="Listening ports"
+        icon={Globe}
+        description="Sockets on the hub that accept connections, and which of its services owns each."
+      >
+        <PortsTable ports={info.listening} />
+      </Section>
+    </>
+  );
+}
+
+function InterfaceCard({ iface }: { iface: NetworkInterface }) {
+  const Icon = iface.type === 'wireless' ? Wifi : Cable;
+  const state = iface.operstate.toLowerCase();
+  return (
+    <Card className="h-full" aria-label={`Interface ${iface.name}`} role="group">
+      <CardHeader className="flex-row items-center justify-between gap-2 space-y-0 pb-3">
+        <div className="flex items-center gap-2">
+          <Icon aria-hidden="true" className="size-4 text-muted-foreground" />
+          <h3 className="font-mono font-semibold">{iface.name}</h3>
+        </div>
+        <div className="flex flex-wrap justify-end gap-1">
+          {iface.isDefault ? <Badge>Default route</Badge> : null}
+          {iface.internal ? (
+            <Badge variant="secondary">Loopback</Badge>
+          ) : iface.virtual ? (
+            <Badge variant="secondary">Virtual</Badge>
+          ) : null}
+          <Badge variant={state === 'up' ? 'success' : state === 'down' ? 'destructive' : 'outline'}>
+            {iface.operstate}
+          </Badge>
+        </div>
+      </CardHeader>
+      <CardContent>
+        <dl className="grid gap-1.5 text-sm">
+          <Row label="IPv4">
+            {iface.ip4 ? (
+              <span className="font-mono">
+                {iface.ip4}
+                {iface.ip4Subnet ? <span className="text-muted-foreground"> / {iface.ip4Subnet}</span> : null}
+              </span>
+            ) : (
+              <span className="text-muted-foreground">None</span>
+            )}
+          </Row>
+          <Row label="IPv6">
+            {iface.ip6 ? (
+              <span className="font-mono break-all">{iface.ip6}</span>
+            ) : (
+              <span className="text-muted-foreground">None</span>
+            )}
+          </Row>
+          <Row label="MAC">
+            {iface.mac ? (
+              <span className="font-mono">{iface.mac}</span>
+            ) : (
+              <span className="text-muted-foreground">—</span>
+            )}
+          </Row>
+          <Row label="Link">
+            {[iface.type, iface.speed ? `${iface.speed} Mbit/s` : null, iface.mtu ? `MTU ${iface.mtu}` : null]
+              .filter(Boolean)
+              .join(' · ')}
+          </Row>
+          <Row label="Traffic">
+            ↓ {formatRate(iface.rxSec)} · ↑ {formatRate(iface.txSec)}
+          </Row>
+        </dl>
+      </CardContent>
+    </Card>
+  );
+}
+
+function PortsTable({ ports }: { ports: ListeningPort[] }) {
+  if (ports.length === 0) {
+    return (
+      <p className="rounded-lg border border-dashed p-4 text-sm text-muted-foreground">
+        No listening sockets were reported. The agent needs to read /proc/net to list them; run it with access
+        to the host&apos;s network namespace.
+      </p>
+    );
+  }
+  const sorted = [...ports].sort((a, b) => a.port - b.port || a.protocol.localeCompare(b.protocol));
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-sm">
+        <thead className="text-left text-xs text-muted-foreground">
+          <tr>
+            <th scope="col" className="pb-2 font-medium">
+              Port
+            </th>
+            <th scope="col" className="pb-2 font-medium">
+              Protocol
+            </th>
+            <th scope="col" className="pb-2 font-medium">
+              Address
+            </th>
+            <th scope="col" className="pb-2 font-medium">
+              Service
+            </th>
+            <th scope="col" className="pb-2 font-medium">
+              Process
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {sorted.map((port) => (
+            <tr key={`${port.protocol}:${port.address}:${port.port}`} className="border-t">
+              <th scope="row" className="py-1.5 pr-3 text-left font-mono font-medium tabular-nums">
+                {port.port}
+              </th>
+              <td className="py-1.5 pr-3 uppercase">{port.protocol}</td>
+              <td className="py-1.5 pr-3 font-mono text-muted-foreground">{port.address}</td>
+              <td className="py-1.5 pr-3">
+                {port.service ? (
+                  <Badge variant="outline">{port.service}</Badge>
+                ) : (
+                  <span className="text-muted-foreground">—</span>
+                )}
+              </td>
+              <td className="py-1.5 text-muted-foreground">
+                {port.process ?? 'unknown'}
+                {port.pid !== null ? ` (${port.pid})` : ''}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Section({
+  title,
+  icon: Icon,
+  description,
+  children,
+}: {
+  title: string;
+  icon: LucideIcon;
+  description?: string;
+  children: ReactNode;
+}) {
+  const headingId = useId();
+  return (
+    <Card role="region" aria-labelledby={headingId}>
+      <CardHeader className="pb-4">
+        <div className="flex items-center gap-2">
+          <span className="grid size-8 place-items-center rounded-lg bg-primary/10 text-primary">
+            <Icon aria-hidden="true" className="size-4" />
+          </span>
+          <h2 id={headingId} className="font-semibold tracking-tight">
+            {title}
+          </h2>
+        </div>
+        {description ? <CardDescription>{description}</CardDescription> : null}
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  );
+}
+
+function Item({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-0.5">
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="font-medium break-words">{children}</dd>
+    </div>
+  );
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="flex justify-between gap-4">
+      <dt className="shrink-0 text-muted-foreground">{label}</dt>
+      <dd className="min-w-0 text-right">{children}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { NetworkInfoPage } from './components/network-info-page';
