@@ -1,0 +1,125 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  countsTowardTraffic,
+  createSystemInfo,
+  parseDefaultRoute,
+  parseDiskStats,
+  parseNetDev,
+  parseProcStat,
+  parseResolvConf,
+  pickCpuTemperature,
+} from './system-info.js';
+
+describe('procfs parsers', () => {
+  it('reads busy and total CPU time per core from /proc/stat', () => {
+    const text = [
+      'cpu  100 10 50 800 40 5 5 0 20 0',
+      'cpu0 60 5 25 400 20 3 2 0 10 0',
+      'cpu1 40 5 25 400 20 2 3 0 10 0',
+      'intr 12345 0 0',
+      'ctxt 99',
+    ].join('\n');
+    const t = parseProcStat(text)!;
+    // busy = user+nice+system+irq+softirq+steal; iowait counts as idle; guest is inside user.
+    expect(t.busy).toBe(170);
+    expect(t.total).toBe(1010);
+    expect(t.cores).toEqual([
+      { busy: 95, total: 515 },
+      { busy: 75, total: 495 },
+    ]);
+  });
+
+  it('reads byte counters per interface from /proc/net/dev', () => {
+    const text = [
+      'Inter-|   Receive                                                |  Transmit',
+      ' face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed',
+      '    lo:  123456     100    0    0    0     0          0         0   123456     100    0    0    0     0       0          0',
+      '  eth0: 9876543   20000    0    3    0     0          0        12  1234567   15000    0    0    0     0       0          0',
+    ].join('\n');
+    expect(parseNetDev(text)).toEqual(
+      new Map([
+        ['lo', { rxBytes: 123456, txBytes: 123456 }],
+        ['eth0', { rxBytes: 9876543, txBytes: 1234567 }],
+      ]),
+    );
+  });
+
+  it('sums whole-disk sectors from /proc/diskstats, skipping partitions and other devices', () => {
+    const text = [
+      ' 179       0 mmcblk0 1000 10 20000 500 2000 20 40000 900 0 1000 1400',
+      ' 179       1 mmcblk0p1 900 10 18000 450 1900 20 38000 850 0 900 1300',
+      ' 259       0 nvme0n1 10 0 8 1 20 0 16 2 0 3 3',
+      '   7       0 loop0 5 0 10 0 0 0 0 0 0 0 0',
+    ].join('\n');
+    expect(parseDiskStats(text, new Set(['mmcblk0', 'nvme0n1']))).toEqual({
+      readBytes: (20000 + 8) * 512,
+      writeBytes: (40000 + 16) * 512,
+    });
+  });
+
+  it('finds the default IPv4 route in /proc/net/route', () => {
+    const text = [
+      'Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT',
+      'eth0\t0002A8C0\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0',
+      'eth0\t00000000\t0102A8C0\t0003\t0\t0\t100\t00000000\t0\t0\t0',
+    ].join('\n');
+    expect(parseDefaultRoute(text)).toEqual({ iface: 'eth0', gateway: '192.168.2.1' });
+    expect(parseDefaultRoute(text.split('\n').slice(0, 2).join('\n'))).toBeNull();
+  });
+
+  it('reads nameservers and search domains from resolv.conf', () => {
+    const text =
+      '# generated\nnameserver 192.168.1.1\nnameserver fd00::1 # v6\nsearch home.arpa lan\noptions edns0\n';
+    expect(parseResolvConf(text)).toEqual({
+      nameservers: ['192.168.1.1', 'fd00::1'],
+      search: ['home.arpa', 'lan'],
+    });
+  });
+});
+
+describe('temperature sensors', () => {
+  it('prefers the CPU sensor by its label, as Jetson, Intel and AMD name it', () => {
+    expect(pickCpuTemperature({ 'GPU-therm': 40, 'CPU-therm': 45.5, 'SOC0-therm': 43 })).toBe(45.5);
+    expect(pickCpuTemperature({ acpitz: 30, x86_pkg_temp: 52 })).toBe(52);
+    expect(pickCpuTemperature({ 'k10temp Tctl': 61 })).toBe(61);
+    expect(pickCpuTemperature({ 'nvme Composite': 35 })).toBeNull();
+  });
+});
+
+describe('traffic', () => {
+  it('leaves loopback and container plumbing out of the host’s rate', () => {
+    expect(countsTowardTraffic('eth0')).toBe(true);
+    expect(countsTowardTraffic('wlan0')).toBe(true);
+    expect(countsTowardTraffic('wg0')).toBe(true);
+    for (const name of ['lo', 'veth12ab', 'docker0', 'br-1234', 'podman0', 'cni0']) {
+      expect(countsTowardTraffic(name)).toBe(false);
+    }
+  });
+});
+
+describe.runIf(fs.existsSync('/proc/stat'))('on this machine', () => {
+  const info = createSystemInfo();
+
+  it('reads CPU times that only grow', async () => {
+    const a = info.readCpuTimes();
+    await new Promise((r) => setTimeout(r, 50));
+    const b = info.readCpuTimes();
+    expect(a.cores.length).toBeGreaterThan(0);
+    expect(b.total).toBeGreaterThanOrEqual(a.total);
+    expect(b.busy).toBeGreaterThanOrEqual(a.busy);
+  });
+
+  it('reads memory as MemTotal - MemAvailable', async () => {
+    const meminfo = fs.readFileSync('/proc/meminfo', 'utf8');
+    const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(meminfo)![1]) * 1024;
+    const m = await info.readMemory();
+    expect(m.total).toBe(kb('MemTotal'));
+    // Memory moves between the two reads; a few percent of it is plenty of room.
+    expect(Math.abs(m.used - (kb('MemTotal') - kb('MemAvailable')))).toBeLessThan(m.total * 0.05);
+  });
+
+  it('reads the loopback interface’s counters', () => {
+    expect(info.readNetworkCounters().has('lo')).toBe(true);
+  });
+});
