@@ -68,8 +68,8 @@ export interface DockerAdapter {
   connectNetwork(network: string, containerId: string, aliases: string[]): Promise<void>;
   readLogs(id: string, opts: LogOptions & { tty: boolean }): Promise<LogLine[]>;
   followLogs(id: string, opts: LogOptions & { tty: boolean }): Promise<LogFollow>;
-  /** Two consecutive samples of the engine's stats stream: CPU % needs a previous reading. */
-  statsSamples(id: string): Promise<{ previous: EngineStats; current: EngineStats }>;
+  /** One reading of the engine's stats (Docker fills precpu_stats in it; Podman leaves it empty). */
+  statsSample(id: string): Promise<EngineStats>;
   listImages(): Promise<EngineImage[]>;
   removeImage(id: string, opts?: { force?: boolean }): Promise<void>;
   imageExists(ref: string): Promise<boolean>;
@@ -149,6 +149,10 @@ export function toHttpError(err: unknown, endpoint: string): HttpError {
   }
   if (e.statusCode === 404) return new HttpError(404, engineMessage(e));
   if (e.statusCode === 409) return new HttpError(409, engineMessage(e));
+  // Podman answers 500 where Docker documents 409 (a name in use); the owner should see a conflict.
+  if (e.statusCode === 500 && /already in use|already exists/i.test(engineMessage(e))) {
+    return new HttpError(409, engineMessage(e));
+  }
   if (e.statusCode === 400) return new HttpError(400, engineMessage(e));
   if (e.statusCode) return new HttpError(502, `Docker engine error: ${engineMessage(e)}`);
   // A socket that was destroyed mid-request (our timeout) has no status and no code we know.
@@ -216,7 +220,10 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
 
     listContainers: (filters) =>
       call(() =>
-        docker.listContainers({ all: true, filters: filters?.label ? { label: filters.label } : undefined }),
+        // An undefined filters key would be sent as an empty string, which Podman refuses.
+        docker.listContainers(
+          filters?.label ? { all: true, filters: { label: filters.label } } : { all: true },
+        ),
       ),
 
     inspectContainer: (id) => call(() => docker.getContainer(id).inspect()),
@@ -302,43 +309,8 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
         return { lines, close: () => lines.destroy() };
       }),
 
-    statsSamples: (id) =>
-      call(
-        () =>
-          new Promise<{ previous: EngineStats; current: EngineStats }>((resolve, reject) => {
-            streaming.getContainer(id).stats({ stream: true }, (err, stream) => {
-              if (err || !stream) return reject(err ?? new Error('no stats stream'));
-              const samples: EngineStats[] = [];
-              let buffered = '';
-              const finish = (error?: unknown) => {
-                (stream as Readable).destroy();
-                if (error) reject(error);
-              };
-              stream.on('data', (chunk: Buffer) => {
-                buffered += chunk.toString('utf8');
-                let newline: number;
-                while ((newline = buffered.indexOf('\n')) >= 0) {
-                  const line = buffered.slice(0, newline).trim();
-                  buffered = buffered.slice(newline + 1);
-                  if (!line) continue;
-                  samples.push(JSON.parse(line) as EngineStats);
-                  if (samples.length === 2) {
-                    finish();
-                    resolve({ previous: samples[0]!, current: samples[1]! });
-                    return;
-                  }
-                }
-              });
-              stream.on('error', finish);
-              // A stopped container's stream ends after one sample; its "current" is that sample.
-              stream.on('end', () => {
-                if (samples.length === 1) resolve({ previous: samples[0]!, current: samples[0]! });
-                else if (samples.length === 0)
-                  reject(new HttpError(409, 'The container has no stats: it is not running'));
-              });
-            });
-          }),
-      ),
+    statsSample: (id) =>
+      call(async () => (await docker.getContainer(id).stats({ stream: false })) as EngineStats),
 
     listImages: () => call(() => docker.listImages({ all: false })),
 

@@ -95,7 +95,15 @@ export function computeStats(id: string, previous: EngineStats, current: EngineS
   };
 }
 
+/** A cached reading older than this is too old to compute CPU % against. */
+const STATS_CACHE_MS = 60_000;
+/** Without a previous reading, a second is sampled after this long (the first stats request only). */
+const STATS_FIRST_GAP_MS = 1_000;
+
 export function createDockerService(engine: DockerAdapter, now: () => number = Date.now) {
+  /** The last reading per container: CPU % is the change between two readings. */
+  const lastStats = new Map<string, { at: number; sample: EngineStats }>();
+
   async function containerTty(id: string): Promise<{ id: string; tty: boolean }> {
     const info = await engine.inspectContainer(id);
     return { id: info.Id, tty: Boolean(info.Config?.Tty) };
@@ -174,7 +182,21 @@ export function createDockerService(engine: DockerAdapter, now: () => number = D
           `Container ${info.Name.replace(/^\//, '')} is not running, so it has no stats`,
         );
       }
-      const { previous, current } = await engine.statsSamples(info.Id);
+      let current = await engine.statsSample(info.Id);
+      const cached = lastStats.get(info.Id);
+      let previous: EngineStats;
+      if (cached && now() - cached.at < STATS_CACHE_MS) {
+        previous = cached.sample;
+      } else if (current.precpu_stats?.system_cpu_usage) {
+        previous = current;
+      } else {
+        previous = current;
+        await new Promise((r) => setTimeout(r, STATS_FIRST_GAP_MS));
+        current = await engine.statsSample(info.Id);
+      }
+      lastStats.set(info.Id, { at: now(), sample: current });
+      // Forget containers nobody asked about for a while, so the cache stays small.
+      for (const [id, entry] of lastStats) if (now() - entry.at > STATS_CACHE_MS) lastStats.delete(id);
       return computeStats(info.Id, previous, current);
     },
 
