@@ -16,7 +16,8 @@ export function ensureDockerEngine(): string {
     return execFileSync('bash', [`${repoRoot}/scripts/podman-service.sh`], { encoding: 'utf8' }).trim();
   } catch (err) {
     throw new Error(
-      `The Docker engine for the tests is not available; run scripts/ensure-test-deps.sh first.\n${(err as Error).message}`,
+      'The Docker engine for the tests is not available; run scripts/ensure-test-deps.sh first.',
+      { cause: err },
     );
   }
 }
