@@ -59,6 +59,8 @@ import { llmStatusRoutes } from './features/llm-status/llm-status.routes.js';
 import { haPatternsRoutes, type HaHealthProvider } from './features/ha-patterns/ha-patterns.routes.js';
 import { createDiagnosticsService } from './features/diagnostics/diagnostics.service.js';
 import { diagnosticsRoutes } from './features/diagnostics/diagnostics.routes.js';
+import { createDockerAdapter, type DockerAdapter } from './adapters/docker.js';
+import { createDockerFeature } from './features/docker/docker.feature.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -87,6 +89,10 @@ export interface AppDeps {
   haHealth?: HaHealthProvider;
   /** The agent's recent log lines, for the diagnostics bundle. */
   logRing?: LogRing;
+  /** The Docker Engine API; by default the one at DOCKER_HOST. */
+  docker?: DockerAdapter;
+  /** Where the app catalog (catalog.json and its compose templates) lives; by default docker/. */
+  catalogDir?: string;
   now?: () => number;
 }
 
@@ -147,6 +153,15 @@ function apiRoutes(
     env: deps.env,
     now: deps.now,
   });
+  const docker = createDockerFeature({
+    engine: deps.docker ?? createDockerAdapter(deps.env.DOCKER_HOST),
+    db: deps.db,
+    secrets: deps.secrets,
+    live: deps.live,
+    log: deps.log,
+    catalogDir: deps.catalogDir ?? deps.env.NEXUS_CATALOG_DIR,
+    now: deps.now,
+  });
   return new Hono<AppEnv>()
     .route('/health', healthRoutes(APP_VERSION))
     .route(
@@ -165,7 +180,8 @@ function apiRoutes(
     .route('/llm/pipeline', llmStatusRoutes(llmStatus))
     .route('/vpn', vpnRoutes(vpn))
     .route('/ha-patterns', haPatternsRoutes(deps.haHealth))
-    .route('/subscription', subscriptionRoutes(subscription));
+    .route('/subscription', subscriptionRoutes(subscription))
+    .route('/docker', docker.routes);
 }
 
 function defaultSystem(deps: AppDeps) {

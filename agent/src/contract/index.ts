@@ -8,3 +8,4 @@ export * from './live.js';
 export * from './status.js';
 export * from './subscription.js';
 export * from './system.js';
+export * from './docker.js';

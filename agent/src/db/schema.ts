@@ -6,3 +6,4 @@ export * from '../features/settings/settings.table.js';
 export * from '../features/usage/usage.table.js';
 export * from '../features/subscription/subscription.table.js';
 export * from '../features/satellites/satellites.table.js';
+export * from '../features/docker/docker.table.js';
