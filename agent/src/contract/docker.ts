@@ -385,3 +385,15 @@ export const dockerLogsEventSchema = z.discriminatedUnion('kind', [
   }),
 ]);
 export type DockerLogsEvent = z.infer<typeof dockerLogsEventSchema>;
+
+// ---- list answers --------------------------------------------------------------------------
+
+export const containerListSchema = z.object({ containers: z.array(containerSummarySchema) });
+export const imageListSchema = z.object({ images: z.array(imageSummarySchema) });
+export const stackListSchema = z.object({ stacks: z.array(stackSummarySchema) });
+export const deploymentListSchema = z.object({ deployments: z.array(deploymentSchema) });
+export const catalogListSchema = z.object({ apps: z.array(catalogAppViewSchema) });
+export const deploymentAnswerSchema = z.object({
+  deployment: deploymentSchema,
+  probe: probeResultSchema.optional(),
+});

@@ -1,0 +1,1 @@
+export { DeployPage } from './components/deploy-page';

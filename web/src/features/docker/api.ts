@@ -1,0 +1,181 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  catalogListSchema,
+  containerListSchema,
+  containerStatsSchema,
+  deploymentListSchema,
+  engineStatusSchema,
+  imageListSchema,
+  logsResponseSchema,
+  probeResultSchema,
+  stackDetailSchema,
+  stackListSchema,
+} from '@nexus/agent/contract';
+import { apiJson, apiRequest } from '@/lib/request';
+
+export const DOCKER_API = '/api/docker';
+export const ENGINE_PATH = `${DOCKER_API}/engine`;
+export const CONTAINERS_PATH = `${DOCKER_API}/containers`;
+export const IMAGES_PATH = `${DOCKER_API}/images`;
+export const STACKS_PATH = `${DOCKER_API}/stacks`;
+export const DEPLOYMENTS_PATH = `${DOCKER_API}/deployments`;
+
+/** The container table follows state changes made elsewhere (docker CLI, restarts) this often. */
+export const CONTAINERS_REFRESH_MS = 5_000;
+/** Stats of a running container; each reading is a fresh sample from the engine. */
+export const STATS_REFRESH_MS = 5_000;
+export const ENGINE_REFRESH_MS = 15_000;
+/** How many lines the log view loads before it starts following. */
+export const LOG_BACKLOG_LINES = 500;
+
+const containerPath = (id: string) => `${CONTAINERS_PATH}/${encodeURIComponent(id)}`;
+
+/** Keys joined with '/' are the paths they fetch (spec §7), and all start with /api/docker. */
+export const dockerKeys = {
+  all: [DOCKER_API] as const,
+  engine: () => [DOCKER_API, 'engine'] as const,
+  containers: () => [DOCKER_API, 'containers'] as const,
+  stats: (id: string) => [DOCKER_API, 'containers', id, 'stats'] as const,
+  images: () => [DOCKER_API, 'images'] as const,
+  stacks: () => [DOCKER_API, 'stacks'] as const,
+  stack: (name: string) => [DOCKER_API, 'stacks', name] as const,
+  deployments: () => [DOCKER_API, 'deployments'] as const,
+  catalog: () => [DOCKER_API, 'catalog'] as const,
+};
+
+export const engineQueryOptions = () =>
+  queryOptions({
+    queryKey: dockerKeys.engine(),
+    queryFn: async () => engineStatusSchema.parse(await apiJson<unknown>('GET', ENGINE_PATH)),
+    refetchInterval: ENGINE_REFRESH_MS,
+  });
+
+export const containersQueryOptions = () =>
+  queryOptions({
+    queryKey: dockerKeys.containers(),
+    queryFn: async () => containerListSchema.parse(await apiJson<unknown>('GET', CONTAINERS_PATH)).containers,
+    refetchInterval: CONTAINERS_REFRESH_MS,
+  });
+
+export const statsQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: dockerKeys.stats(id),
+    queryFn: async () =>
+      containerStatsSchema.parse(await apiJson<unknown>('GET', `${containerPath(id)}/stats`)),
+    refetchInterval: STATS_REFRESH_MS,
+    placeholderData: (previous) => previous,
+  });
+
+export const imagesQueryOptions = () =>
+  queryOptions({
+    queryKey: dockerKeys.images(),
+    queryFn: async () => imageListSchema.parse(await apiJson<unknown>('GET', IMAGES_PATH)).images,
+  });
+
+export const stacksQueryOptions = () =>
+  queryOptions({
+    queryKey: dockerKeys.stacks(),
+    queryFn: async () => stackListSchema.parse(await apiJson<unknown>('GET', STACKS_PATH)).stacks,
+    refetchInterval: CONTAINERS_REFRESH_MS,
+  });
+
+export const stackQueryOptions = (name: string) =>
+  queryOptions({
+    queryKey: dockerKeys.stack(name),
+    queryFn: async () =>
+      stackDetailSchema.parse(await apiJson<unknown>('GET', `${STACKS_PATH}/${encodeURIComponent(name)}`)),
+  });
+
+export const deploymentsQueryOptions = () =>
+  queryOptions({
+    queryKey: dockerKeys.deployments(),
+    queryFn: async () =>
+      deploymentListSchema.parse(await apiJson<unknown>('GET', `${DEPLOYMENTS_PATH}?limit=100`)).deployments,
+  });
+
+export async function fetchLogs(container: string, tail: number | 'all' = LOG_BACKLOG_LINES) {
+  return logsResponseSchema.parse(
+    await apiJson<unknown>(
+      'GET',
+      `${containerPath(container)}/logs?format=json&timestamps=true&tail=${tail}`,
+    ),
+  );
+}
+
+/** The whole log as the engine keeps it, as plain text, for saving. */
+export async function fetchLogText(container: string): Promise<string> {
+  return (await apiRequest('GET', `${containerPath(container)}/logs?tail=all&timestamps=true`)).text();
+}
+
+export type ContainerAction = 'start' | 'stop' | 'restart' | 'remove';
+
+/** Start, stop, restart or remove a container; the table refreshes after. */
+export function useContainerAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, action }: { id: string; action: ContainerAction }) => {
+      if (action === 'remove') await apiRequest('DELETE', `${containerPath(id)}?force=true`);
+      else await apiRequest('POST', `${containerPath(id)}/${action}`);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: dockerKeys.all, refetchType: 'active' }),
+  });
+}
+
+export type StackAction = 'start' | 'stop' | 'redeploy' | 'remove';
+
+export function useStackAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({
+      name,
+      action,
+      volumes,
+    }: {
+      name: string;
+      action: StackAction;
+      volumes?: boolean;
+    }) => {
+      const path = `${STACKS_PATH}/${encodeURIComponent(name)}`;
+      if (action === 'remove')
+        return apiJson<unknown>('DELETE', `${path}?volumes=${volumes ? 'true' : 'false'}`);
+      if (action === 'redeploy') return apiJson<unknown>('POST', `${path}/redeploy`, { pull: true });
+      return apiJson<unknown>('POST', `${path}/${action}`);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: dockerKeys.all, refetchType: 'active' }),
+  });
+}
+
+export function useRemoveImage() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ id, force }: { id: string; force: boolean }) =>
+      apiRequest('DELETE', `${IMAGES_PATH}/${encodeURIComponent(id)}?force=${force ? 'true' : 'false'}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: dockerKeys.images() }),
+  });
+}
+
+export const CATALOG_PATH = `${DOCKER_API}/catalog`;
+
+export const catalogQueryOptions = () =>
+  queryOptions({
+    queryKey: dockerKeys.catalog(),
+    queryFn: async () => catalogListSchema.parse(await apiJson<unknown>('GET', CATALOG_PATH)).apps,
+    refetchInterval: CONTAINERS_REFRESH_MS,
+  });
+
+export async function probeApp(app: string) {
+  return probeResultSchema.parse(
+    await apiJson<unknown>('POST', `${CATALOG_PATH}/${encodeURIComponent(app)}/probe`),
+  );
+}
+
+/** Restarts containers one after another (a service's dependencies were started first, so they restart first). */
+export function useRestartContainers() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (ids: string[]) => {
+      for (const id of ids) await apiRequest('POST', `${containerPath(id)}/restart`);
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: dockerKeys.all, refetchType: 'active' }),
+  });
+}
