@@ -1,0 +1,335 @@
+import { FOOTER_LINKS, PRIMARY_NAV, TOOL_GROUPS, USER_MENU } from '@/features/navigation/nav-items';
+import { notBuilt, screen, type ScreenDef } from './screen';
+
+/**
+ * Every screen of the console (spec §2), one line each. To put a real screen in place of a
+ * "not built yet" one, replace its line with
+ *   key: screen('Title', async () => (await import('@/features/<f>/components/<page>')).SomePage),
+ * and every path that uses the key follows.
+ */
+const todo = (title: string, description: string) => notBuilt(title, description, builtLinks);
+
+export const screens = {
+  // Visitors (and everyone)
+  landing: screen('Nexus Console', async () => (await import('@/features/landing/landing-page')).LandingPage),
+  auth: screen('Sign In', async () => (await import('@/features/auth/components/auth-page')).AuthPage),
+  forgotPassword: screen(
+    'Forgot Password',
+    async () => (await import('@/features/public/components/forgot-password-page')).ForgotPasswordPage,
+  ),
+  resetPassword: screen(
+    'Reset Password',
+    async () => (await import('@/features/public/components/reset-password-page')).ResetPasswordPage,
+  ),
+  help: screen('Help', async () => (await import('@/features/public/components/help-page')).HelpPage),
+  docs: screen(
+    'Documentation',
+    async () => (await import('@/features/public/components/docs-page')).DocsPage,
+  ),
+  pricing: screen(
+    'Pricing',
+    async () => (await import('@/features/public/components/pricing-page')).PricingPage,
+  ),
+  privacy: screen(
+    'Privacy',
+    async () => (await import('@/features/public/components/privacy-page')).PrivacyPage,
+  ),
+  terms: screen('Terms', async () => (await import('@/features/public/components/terms-page')).TermsPage),
+  checkout: todo('Checkout', 'Choose a plan and confirm the change to your subscription.'),
+  crowdsource: todo(
+    'Wake Word Crowdsourcing',
+    'Record samples of a wake word in your browser to help train it.',
+  ),
+
+  // Signed in
+  onboarding: todo(
+    'Onboarding',
+    'A first-run walkthrough that connects the hub to Home Assistant, a voice satellite and a language model.',
+  ),
+  dashboard: screen('Dashboard', async () => (await import('@/features/dashboard')).DashboardPage),
+  connections: todo('VPN Connections', "Set up the hub's VPN tunnels and watch their latency and failover."),
+  networkInfo: screen('Network Info', async () => (await import('@/features/network-info')).NetworkInfoPage),
+  integrations: todo(
+    'Integrations',
+    'Connect outside services to the hub: Home Assistant, Ollama and cloud language-model providers.',
+  ),
+  settings: todo('Account Settings', 'Your profile, your password and two-factor authentication.'),
+  authDashboard: todo(
+    'Sign-in Activity',
+    'Your sessions and recent sign-ins, with a way to sign other devices out.',
+  ),
+  billing: todo('Billing', 'Your plan, trial and usage this month, and changes to your subscription.'),
+  purchaseHistory: todo('Purchase History', 'Past plan changes and their receipts.'),
+  flowforge: todo(
+    'FlowForge Gallery',
+    'Build AI flows from triggers (voice, API, schedule, webhook) and stages (speech-to-text, voice activity detection, a language model, actions).',
+  ),
+  flowforgeApiKeys: todo(
+    'FlowForge API Keys',
+    'Create and revoke the keys that let other programs start flows.',
+  ),
+  wakeWords: todo(
+    'Wake Word Training',
+    'Collect wake-word samples from several recording devices, check their quality and train models for several wake-word engines.',
+  ),
+  wakeWordTraining: todo(
+    'Wake Word Model Training',
+    'Train a wake-word model from the collected samples and generate its configuration files for deployment.',
+  ),
+  micTest: todo('Microphone Test', 'Record a short clip and check its noise ratio, clipping and silence.'),
+  micDiagnostic: todo(
+    'Microphone Diagnostics',
+    'Find the recording devices of the hub and of this browser and check each one.',
+  ),
+  diagnostics: screen(
+    'System Diagnostics',
+    async () => (await import('@/features/diagnostics')).DiagnosticsPage,
+  ),
+  advancedPipeline: todo(
+    'Advanced Pipeline',
+    'Tune each stage of the voice pipeline: voice activity detection, speech-to-text, the language model and actions.',
+  ),
+  notifications: screen(
+    'Notifications',
+    async () => (await import('@/features/notifications/components/notifications-page')).NotificationsPage,
+  ),
+  aiControl: todo(
+    'LLM Control Center',
+    'Choose language-model providers and models, route requests between them and watch the pipelines that use them.',
+  ),
+  ollama: todo('Ollama Integration', "Manage the local models of the hub's Ollama and chat with them."),
+  adminDiagnostics: screen(
+    'Admin Diagnostics',
+    async () => (await import('@/features/diagnostics')).DiagnosticsPage,
+  ),
+  haLogbook: todo(
+    'HA Logbook',
+    "Home Assistant's logbook of what happened in your home, read through the hub.",
+  ),
+  haEntities: todo('HA Entities', 'Every Home Assistant entity and its state, searchable.'),
+  haConnectionTest: todo(
+    'HA Connection Test',
+    'Check that the hub reaches Home Assistant and how fast it answers.',
+  ),
+  analytics: todo(
+    'Behavioral Intelligence',
+    "Patterns in your home's activity from Home Assistant's history, and the predictions drawn from them.",
+  ),
+  homeAssistant: todo(
+    'HA Devices',
+    'Your Home Assistant devices and their entities, controlled from the console.',
+  ),
+  homeAssistantDevices: todo(
+    'Home Assistant Devices',
+    'Your Home Assistant devices grouped by area, with their entities.',
+  ),
+  haUnified: todo(
+    'Home Assistant',
+    'Connect the hub to Home Assistant, test and troubleshoot the connection, and see a summary of your setup.',
+  ),
+  unifiTeleport: todo('UniFi Teleport', 'Reach the hub from outside your home through UniFi Teleport.'),
+  haDeviceControl: todo('HA Device Control', 'Switch and adjust single Home Assistant devices.'),
+  nexusManagement: todo(
+    'Nexus Management',
+    "The hub's status, its hardware checks (Jetson included) and debugging tools.",
+  ),
+  nexusSetup: todo(
+    'Nexus Setup',
+    'First-boot setup of the hub: the owner account, the network and the services it runs.',
+  ),
+  nexusDeploy: screen('Nexus Deploy', async () => (await import('@/features/deploy')).DeployPage),
+  nexusLogs: screen('Nexus Logs', async () => (await import('@/features/docker')).LogsPage),
+  nexusDocker: screen('Nexus Docker', async () => (await import('@/features/docker')).DockerPage),
+  nexusControl: screen('Nexus Control', async () => (await import('@/features/docker')).ControlPage),
+  multiNexus: todo('Multi-Nexus', 'Several hubs side by side.'),
+  satelliteManagement: todo(
+    'Satellite Management',
+    'Pair voice satellites, see their signal strength and active wake word, and configure them.',
+  ),
+  satelliteManagementLegacy: todo(
+    'Satellite Management (Legacy)',
+    'The earlier satellite list, for satellites on old firmware.',
+  ),
+  sat1Control: todo(
+    'Satellite1 Control',
+    'Control a Satellite1 voice endpoint: its volume, lights and microphone.',
+  ),
+  satelliteControls: todo('Satellite Controls', 'The settings and controls of one satellite.'),
+  creativeNetworking: todo(
+    'Creative Networking',
+    'Advanced network tools for the hub, such as local names and port forwarding.',
+  ),
+  automations: todo(
+    'Automations',
+    'Automations that run on the hub, on a schedule or when something happens.',
+  ),
+  smartHomeDevices: todo(
+    'Smart Home Devices',
+    'Every smart-home device the hub knows, from Home Assistant and its own satellites.',
+  ),
+  sessionSimulations: todo(
+    'Session Simulations',
+    'Replay a voice session through the pipeline to test it without speaking.',
+  ),
+  llmUsageDiscovery: todo('LLM Usage', 'How much each language model was used, and by which flows.'),
+  tokenizationDemo: todo('Tokenization Demo', 'See how a language model splits text into tokens.'),
+  enrollPasskey: todo('Add Passkey', 'Register a passkey so you can sign in without a password.'),
+  twoFactorTest: todo(
+    '2FA Test',
+    "Check that your authenticator app's codes are accepted before you rely on them.",
+  ),
+  phoneAdmin: todo('Phone Admin', 'Manage the phones that are allowed to reach the hub.'),
+  userManagement: todo('User Management', 'The accounts on this hub and their roles, for administrators.'),
+} satisfies Record<string, ScreenDef>;
+
+export interface RouteDef {
+  /** wouter patterns; `:name?` is an optional parameter. */
+  paths: readonly string[];
+  screen: ScreenDef;
+  /** Full-page screens draw their own frame instead of the console's bar and footer. */
+  bare?: boolean;
+}
+
+/** Spec §2, signed-out routes. Any other path shows the auth screen (see router.tsx). */
+export const signedOutRoutes: readonly RouteDef[] = [
+  { paths: ['/auth'], screen: screens.auth, bare: true },
+  { paths: ['/forgot-password'], screen: screens.forgotPassword },
+  { paths: ['/reset-password'], screen: screens.resetPassword },
+  { paths: ['/'], screen: screens.landing },
+  { paths: ['/help'], screen: screens.help },
+  { paths: ['/docs'], screen: screens.docs },
+  { paths: ['/pricing'], screen: screens.pricing },
+  { paths: ['/checkout'], screen: screens.checkout },
+  { paths: ['/privacy'], screen: screens.privacy },
+  { paths: ['/terms'], screen: screens.terms },
+  { paths: ['/crowdsource/:wakeWord?'], screen: screens.crowdsource },
+];
+
+/** Spec §2, signed-in routes. /auth sends on to /dashboard; any other path is not found. */
+export const signedInRoutes: readonly RouteDef[] = [
+  { paths: ['/onboarding'], screen: screens.onboarding },
+  { paths: ['/', '/dashboard'], screen: screens.dashboard },
+  { paths: ['/connections'], screen: screens.connections },
+  { paths: ['/network-info'], screen: screens.networkInfo },
+  { paths: ['/integrations'], screen: screens.integrations },
+  { paths: ['/settings'], screen: screens.settings },
+  { paths: ['/auth-dashboard'], screen: screens.authDashboard },
+  { paths: ['/pricing'], screen: screens.pricing },
+  { paths: ['/billing'], screen: screens.billing },
+  { paths: ['/checkout'], screen: screens.checkout },
+  { paths: ['/purchase-history'], screen: screens.purchaseHistory },
+  { paths: ['/flowforge', '/studio', '/gallery'], screen: screens.flowforge },
+  { paths: ['/flowforge/api-keys'], screen: screens.flowforgeApiKeys },
+  { paths: ['/wake-words'], screen: screens.wakeWords },
+  { paths: ['/wake-word-training'], screen: screens.wakeWordTraining },
+  { paths: ['/mic-test'], screen: screens.micTest },
+  { paths: ['/mic-diagnostic'], screen: screens.micDiagnostic },
+  { paths: ['/system-diagnostics', '/system-updates'], screen: screens.diagnostics },
+  { paths: ['/advanced-pipeline'], screen: screens.advancedPipeline },
+  { paths: ['/crowdsource/:wakeWord?'], screen: screens.crowdsource },
+  { paths: ['/notifications'], screen: screens.notifications },
+  {
+    paths: [
+      '/llm',
+      '/llm-control',
+      '/pipeline-control',
+      '/llm-pipelines',
+      '/llm-management',
+      '/llm-router',
+      '/pipeline-builder',
+    ],
+    screen: screens.aiControl,
+  },
+  { paths: ['/ollama'], screen: screens.ollama },
+  { paths: ['/admin-diagnostics'], screen: screens.adminDiagnostics },
+  { paths: ['/ha-logbook'], screen: screens.haLogbook },
+  { paths: ['/ha-entities'], screen: screens.haEntities },
+  { paths: ['/ha-connection-test'], screen: screens.haConnectionTest },
+  {
+    paths: ['/ha-pattern-predictor', '/pattern-analysis', '/behavioral-analytics'],
+    screen: screens.analytics,
+  },
+  { paths: ['/home-assistant'], screen: screens.homeAssistant },
+  { paths: ['/home-assistant-devices'], screen: screens.homeAssistantDevices },
+  {
+    paths: [
+      '/ha-connection-setup',
+      '/ha-manager',
+      '/ha-test',
+      '/ha-web-troubleshoot',
+      '/ha-summary',
+      '/ha-debug',
+    ],
+    screen: screens.haUnified,
+  },
+  { paths: ['/unifi-teleport'], screen: screens.unifiTeleport },
+  { paths: ['/ha-device-control'], screen: screens.haDeviceControl },
+  {
+    paths: ['/nexus-management', '/nexus-status', '/nexus-test', '/nexus-debug', '/jetson-check'],
+    screen: screens.nexusManagement,
+  },
+  { paths: ['/nexus-setup', '/install', '/nexus-quick-start'], screen: screens.nexusSetup },
+  {
+    paths: ['/nexus-deploy', '/remote-deploy', '/nexus-activation', '/nexus-manual', '/nexus-deployment'],
+    screen: screens.nexusDeploy,
+  },
+  { paths: ['/nexus-logs'], screen: screens.nexusLogs },
+  { paths: ['/nexus-docker'], screen: screens.nexusDocker },
+  { paths: ['/nexus-control'], screen: screens.nexusControl },
+  { paths: ['/multi-nexus'], screen: screens.multiNexus },
+  { paths: ['/satellite-management'], screen: screens.satelliteManagement },
+  { paths: ['/satellite-management-legacy'], screen: screens.satelliteManagementLegacy },
+  { paths: ['/sat1-control'], screen: screens.sat1Control },
+  { paths: ['/satellite-controls/:id'], screen: screens.satelliteControls },
+  { paths: ['/creative-networking'], screen: screens.creativeNetworking },
+  { paths: ['/automations'], screen: screens.automations },
+  { paths: ['/smart-home-devices'], screen: screens.smartHomeDevices },
+  { paths: ['/session-simulations'], screen: screens.sessionSimulations },
+  { paths: ['/llm-usage-discovery'], screen: screens.llmUsageDiscovery },
+  { paths: ['/tokenization-demo'], screen: screens.tokenizationDemo },
+  { paths: ['/enroll-passkey'], screen: screens.enrollPasskey },
+  { paths: ['/2fa-test'], screen: screens.twoFactorTest },
+  { paths: ['/phone-admin'], screen: screens.phoneAdmin },
+  { paths: ['/user-management'], screen: screens.userManagement },
+  { paths: ['/help'], screen: screens.help },
+  { paths: ['/docs'], screen: screens.docs },
+  { paths: ['/privacy'], screen: screens.privacy },
+  { paths: ['/terms'], screen: screens.terms },
+  // The auth screen itself sends a signed-in visitor on to /dashboard (after the 500 ms pause
+  // that follows a registration, spec §4).
+  { paths: ['/auth'], screen: screens.auth, bare: true },
+];
+
+/** The screen a literal path opens, if the table has one. */
+export function screenAt(routes: readonly RouteDef[], path: string): ScreenDef | undefined {
+  return routes.find((route) => route.paths.includes(path))?.screen;
+}
+
+const signedInDestinations = [
+  ...PRIMARY_NAV,
+  ...TOOL_GROUPS.flatMap((group) => group.items),
+  ...USER_MENU.filter((item) => !item.roles),
+  { label: 'Pricing', href: '/pricing' },
+  { label: 'Help', href: '/help' },
+  { label: 'Docs', href: '/docs' },
+];
+
+const visitorDestinations = [
+  { label: 'Home', href: '/' },
+  { label: 'Help', href: '/help' },
+  { label: 'Docs', href: '/docs' },
+  ...FOOTER_LINKS.filter((link) => link.href === '/pricing'),
+  { label: 'Sign In', href: '/auth' },
+];
+
+/** Built screens a "not built yet" screen points to instead, for who is looking. */
+export function builtLinks(signedIn: boolean): { label: string; href: string }[] {
+  const routes = signedIn ? signedInRoutes : signedOutRoutes;
+  const candidates = signedIn ? signedInDestinations : visitorDestinations;
+  const seen = new Set<string>();
+  return candidates.filter((link) => {
+    if (seen.has(link.href)) return false;
+    seen.add(link.href);
+    return screenAt(routes, link.href)?.built ?? false;
+  });
+}

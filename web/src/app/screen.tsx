@@ -1,0 +1,42 @@
+import { lazy, type ComponentType } from 'react';
+
+/** What every screen of the route table receives from the router. */
+export interface ScreenProps {
+  signedIn: boolean;
+}
+
+export interface ScreenDef {
+  /** The document title (and, for screens not built yet, their heading). */
+  title: string;
+  Component: ComponentType<ScreenProps>;
+  /** False for a screen that only says it is not built yet. */
+  built: boolean;
+}
+
+/**
+ * A built screen, loaded when its route is first opened so the first page stays small:
+ * `screen('Docker', async () => (await import('@/features/docker')).DockerPage)`.
+ */
+export function screen(title: string, load: () => Promise<ComponentType<ScreenProps>>): ScreenDef {
+  return { title, Component: lazy(async () => ({ default: await load() })), built: true };
+}
+
+const PlaceholderScreen = lazy(async () => ({
+  default: (await import('@/features/placeholder/placeholder-screen')).PlaceholderScreen,
+}));
+
+/**
+ * A screen whose feature is not built yet: its title, one sentence of what it will do, and
+ * links to screens that are built (worked out from the route table when it renders).
+ */
+export function notBuilt(
+  title: string,
+  description: string,
+  links: (signedIn: boolean) => readonly { label: string; href: string }[],
+): ScreenDef {
+  function NotBuiltScreen({ signedIn }: ScreenProps) {
+    return <PlaceholderScreen title={title} description={description} links={links(signedIn)} />;
+  }
+  NotBuiltScreen.displayName = `NotBuilt(${title})`;
+  return { title, Component: NotBuiltScreen, built: false };
+}

@@ -1,0 +1,1 @@
+export { NotificationsMenu } from './components/notifications-menu';
