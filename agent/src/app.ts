@@ -20,8 +20,8 @@ import {
   createSessionService,
   type SessionService,
 } from './features/auth/session.service.js';
-import { createAuthService } from './features/auth/auth.service.js';
-import { authRoutes } from './features/auth/auth.routes.js';
+import { createAuthService, toPublicUser } from './features/auth/auth.service.js';
+import { authRoutes, clientInfo, setSessionCookie } from './features/auth/auth.routes.js';
 import { userRoutes } from './features/auth/users.routes.js';
 import type { AuthLimits } from './features/auth/login-throttle.js';
 import type { RouterRoute } from 'hono/types';
@@ -61,6 +61,20 @@ import { createDiagnosticsService } from './features/diagnostics/diagnostics.ser
 import { diagnosticsRoutes } from './features/diagnostics/diagnostics.routes.js';
 import { createDockerAdapter, type DockerAdapter } from './adapters/docker.js';
 import { createDockerFeature } from './features/docker/docker.feature.js';
+import { createHostFiles } from './adapters/host-files.js';
+import { createNetworkProbe } from './adapters/network-probe.js';
+import { createNexusPeerClient } from './adapters/nexus-peer.js';
+import { createJetsonService } from './features/jetson/jetson.service.js';
+import { jetsonRoutes } from './features/jetson/jetson.routes.js';
+import { createSetupService } from './features/setup/setup.service.js';
+import { setupRoutes } from './features/setup/setup.routes.js';
+import { createNexusManagementRepository } from './features/nexus-management/nexus-management.repository.js';
+import {
+  createNexusManagementService,
+  type BoardSummary,
+} from './features/nexus-management/nexus-management.service.js';
+import { nexusManagementRoutes } from './features/nexus-management/nexus-management.routes.js';
+import { configFacts, databaseFacts } from './features/nexus-management/agent-facts.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -95,6 +109,9 @@ export interface AppDeps {
   catalogDir?: string;
   now?: () => number;
 }
+
+/** When this agent process started (Nexus management shows it). */
+const AGENT_STARTED_AT = new Date();
 
 /** The default limit for request bodies; upload routes set their own. */
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -153,8 +170,9 @@ function apiRoutes(
     env: deps.env,
     now: deps.now,
   });
+  const engine = deps.docker ?? createDockerAdapter(deps.env.DOCKER_HOST);
   const docker = createDockerFeature({
-    engine: deps.docker ?? createDockerAdapter(deps.env.DOCKER_HOST),
+    engine,
     db: deps.db,
     secrets: deps.secrets,
     live: deps.live,
@@ -162,6 +180,62 @@ function apiRoutes(
     catalogDir: deps.catalogDir ?? deps.env.NEXUS_CATALOG_DIR,
     now: deps.now,
   });
+  // The appliance: first-boot setup, the Jetson check and Nexus management.
+  const hostFiles = createHostFiles(deps.env.NEXUS_HOST_ROOT);
+  const jetson = createJetsonService({ host: hostFiles, dataDir: deps.env.dataDir, now: deps.now });
+  const setup = createSetupService({
+    settings,
+    hasAccounts: () => auth.hasAccounts(),
+    host: hostFiles,
+    system: deps.system.info,
+    probe: createNetworkProbe(),
+    listenHost: deps.env.HOST,
+    log: deps.log,
+    now: deps.now,
+  });
+  // The board does not change while the agent runs.
+  let board: BoardSummary | null = null;
+  const nexusManagement = createNexusManagementService({
+    repo: createNexusManagementRepository(deps.db, deps.now),
+    secrets: deps.secrets,
+    peers: createNexusPeerClient(),
+    log: deps.log,
+    version: APP_VERSION,
+    startedAt: AGENT_STARTED_AT,
+    hostname: deps.system.info.hostname,
+    hostUptime: deps.system.info.uptimeSeconds,
+    identity: setup.identity,
+    setupState: () => {
+      const progress = setup.progress();
+      return { finished: progress.finishedAt !== null, currentStep: progress.currentStep };
+    },
+    board: () => {
+      if (!board) {
+        const report = jetson.report();
+        board = {
+          isJetson: report.isJetson,
+          model: report.board.model,
+          jetpack: report.jetpack?.version ?? null,
+          l4t: report.l4t?.release ?? null,
+        };
+      }
+      return board;
+    },
+    nexusStatus: () => metrics.nexusStatus(),
+    docker: engine,
+    ollama,
+    haHealth: deps.haHealth,
+    database: () => databaseFacts(deps.db, deps.env.dataDir),
+    networkChecks: async (port) => (await setup.networkCheck(port)).checks,
+    hardwareChecks: () => jetson.report().checks,
+    debugFacts: () => ({
+      config: configFacts(deps.env),
+      dataDir: deps.env.dataDir,
+      hostRoot: hostFiles.root,
+    }),
+    now: deps.now,
+  });
+  const trustProxy = deps.env.NEXUS_TRUST_PROXY;
   return new Hono<AppEnv>()
     .route('/health', healthRoutes(APP_VERSION))
     .route(
@@ -181,7 +255,25 @@ function apiRoutes(
     .route('/vpn', vpnRoutes(vpn))
     .route('/ha-patterns', haPatternsRoutes(deps.haHealth))
     .route('/subscription', subscriptionRoutes(subscription))
-    .route('/docker', docker.routes);
+    .route('/docker', docker.routes)
+    .route(
+      '/setup',
+      setupRoutes(setup, {
+        // The owner is the first account, made by the auth feature's own sign-up, and signed in.
+        signUpOwner: async (c, owner) => {
+          const { user, session } = await auth.register(owner, clientInfo(c, trustProxy), {
+            onlyIfFirst: true,
+          });
+          setSessionCookie(c, session, trustProxy);
+          return toPublicUser(user);
+        },
+      }),
+    )
+    .route('/diagnostics/jetson', jetsonRoutes(jetson))
+    .route(
+      '/nexus',
+      nexusManagementRoutes(nexusManagement, { updateIdentity: (input) => setup.updateIdentity(input) }),
+    );
 }
 
 function defaultSystem(deps: AppDeps) {

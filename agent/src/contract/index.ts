@@ -9,3 +9,6 @@ export * from './status.js';
 export * from './subscription.js';
 export * from './system.js';
 export * from './docker.js';
+export * from './jetson.js';
+export * from './setup.js';
+export * from './nexus-management.js';

@@ -7,3 +7,5 @@ export * from '../features/usage/usage.table.js';
 export * from '../features/subscription/subscription.table.js';
 export * from '../features/satellites/satellites.table.js';
 export * from '../features/docker/docker.table.js';
+export * from '../features/nexus-management/nexus-management.table.js';
+export * from '../features/llm/llm.table.js';

@@ -12,6 +12,8 @@ const isUniqueViolation = (error: unknown) =>
   (error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 
 export const ACCOUNT_EXISTS_MESSAGE = 'An account with this email already exists';
+/** The first-boot setup (features/setup) creates the owner only while no account exists. */
+export const ALREADY_SET_UP_MESSAGE = 'This hub is already set up: sign in instead';
 
 export function createAuthRepository(db: Db, now: () => number = Date.now) {
   const stamp = () => new Date(now());
@@ -33,16 +35,25 @@ export function createAuthRepository(db: Db, now: () => number = Date.now) {
       return db.select().from(users).orderBy(asc(users.id)).all();
     },
 
+    count(): number {
+      return db.select({ n: count() }).from(users).get()?.n ?? 0;
+    },
+
     /**
      * Creates an account; the very first one becomes superadmin. Counting and inserting happen in
      * one IMMEDIATE transaction, which takes SQLite's write lock up front, so two first
      * registrations at once (even from two processes) cannot both see an empty table.
+     * `onlyIfFirst` refuses with 409 unless the table is empty: the setup wizard's owner, exactly once.
      */
-    create(input: { name: string; email: string; passwordHash: string }): UserRow {
+    create(
+      input: { name: string; email: string; passwordHash: string },
+      opts: { onlyIfFirst?: boolean } = {},
+    ): UserRow {
       try {
         return db.transaction(
           (tx) => {
             const existing = tx.select({ n: count() }).from(users).get()?.n ?? 0;
+            if (opts.onlyIfFirst && existing > 0) throw conflict(ALREADY_SET_UP_MESSAGE);
             const role: Role = existing === 0 ? 'superadmin' : 'user';
             return tx
               .insert(users)

@@ -25,7 +25,7 @@ export interface AuthRouteOptions {
  * The session cookie: unreadable by scripts, not sent on cross-site subrequests, Secure over
  * TLS. "Remember me" keeps it 30 days; otherwise it has no expiry and ends with the browser.
  */
-function setSessionCookie(c: Context, session: CreatedSession, trustProxy: boolean) {
+export function setSessionCookie(c: Context, session: CreatedSession, trustProxy: boolean) {
   setCookie(c, SESSION_COOKIE, session.token, {
     httpOnly: true,
     sameSite: 'Lax',
@@ -44,7 +44,7 @@ function clearSessionCookie(c: Context, trustProxy: boolean) {
   });
 }
 
-function clientInfo(c: Context, trustProxy: boolean): ClientInfo {
+export function clientInfo(c: Context, trustProxy: boolean): ClientInfo {
   return {
     address: clientAddress(c, trustProxy),
     userAgent: c.req.header('user-agent'),

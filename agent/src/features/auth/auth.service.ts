@@ -21,7 +21,12 @@ import {
 } from '../../lib/http-error.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { ACCOUNT_EXISTS_MESSAGE, createAuthRepository, normalizeEmail } from './auth.repository.js';
+import {
+  ACCOUNT_EXISTS_MESSAGE,
+  ALREADY_SET_UP_MESSAGE,
+  createAuthRepository,
+  normalizeEmail,
+} from './auth.repository.js';
 import type { UserRow } from './auth.table.js';
 import { createAuthThrottles, describeWait, type AuthLimits } from './login-throttle.js';
 import {
@@ -123,18 +128,23 @@ export function createAuthService(deps: AuthServiceDeps) {
   return {
     throttles,
 
-    async register(input: RegisterInput, client: ClientInfo) {
+    /** `onlyIfFirst`: the setup wizard's owner account, refused (409) once any account exists. */
+    async register(input: RegisterInput, client: ClientInfo, opts: { onlyIfFirst?: boolean } = {}) {
       const wait = throttles.registerPerAddress.blockedFor(client.address);
       if (wait > 0) throw throttled(wait, 'sign-up attempts from this address');
       throttles.registerPerAddress.record(client.address);
 
-      // Cheap refusal before the deliberate slowness of hashing; the unique index still decides.
+      // Cheap refusals before the deliberate slowness of hashing; the transaction still decides.
+      if (opts.onlyIfFirst && repo.count() > 0) throw conflict(ALREADY_SET_UP_MESSAGE);
       if (repo.findByEmail(input.email)) throw conflict(ACCOUNT_EXISTS_MESSAGE);
-      const user = repo.create({
-        name: input.name,
-        email: input.email,
-        passwordHash: await hashPassword(input.password),
-      });
+      const user = repo.create(
+        {
+          name: input.name,
+          email: input.email,
+          passwordHash: await hashPassword(input.password),
+        },
+        opts,
+      );
       log.info({ userId: user.id, role: user.role }, 'account created');
       return { user, session: signIn(user, client, false) };
     },
@@ -256,6 +266,11 @@ export function createAuthService(deps: AuthServiceDeps) {
 
     listUsers(): UserRow[] {
       return repo.list();
+    },
+
+    /** Whether any account exists yet: the first-boot setup is needed until one does. */
+    hasAccounts(): boolean {
+      return repo.count() > 0;
     },
 
     /**

@@ -1,0 +1,58 @@
+import { Hono, type Context } from 'hono';
+import type { PublicUser, RegisterInput } from '../../contract/auth.js';
+import {
+  hubIdentityInputSchema,
+  setupInputSchema,
+  setupStepInputSchema,
+  setupStepParamSchema,
+  type SetupResult,
+} from '../../contract/setup.js';
+import type { AppEnv } from '../../http/app-env.js';
+import { requireAdmin } from '../../http/guards.js';
+import { validate } from '../../http/validate.js';
+import type { SetupService } from './setup.service.js';
+
+export interface SetupRouteDeps {
+  /**
+   * Creates the owner as the first account and signs them in on this response (the auth
+   * feature's sign-up, refusing when any account exists); answers the new user.
+   */
+  signUpOwner: (c: Context<AppEnv>, owner: RegisterInput) => Promise<PublicUser>;
+}
+
+/** The port people reached the console on, for the addresses the network check suggests. */
+function consolePort(c: Context): string {
+  const url = new URL(c.req.url);
+  return url.port;
+}
+
+/** Mounted at /api/setup: the first-boot wizard at /install. */
+export function setupRoutes(service: SetupService, deps: SetupRouteDeps) {
+  return (
+    new Hono<AppEnv>()
+      // Public: the console asks before anyone has an account.
+      .get('/status', (c) => c.json(service.status()))
+      .post('/', validate('json', setupInputSchema), async (c) => {
+        const user = await service.complete(c.req.valid('json'), (owner) => deps.signUpOwner(c, owner));
+        return c.json({ user, progress: service.progress() } satisfies SetupResult, 201);
+      })
+      .post('/skip', (c) => c.json(service.skip()))
+      // The rest of the wizard runs as the owner (or another admin).
+      .get('/progress', requireAdmin, (c) => c.json(service.progress()))
+      .put('/hub', requireAdmin, validate('json', hubIdentityInputSchema), (c) =>
+        c.json(service.updateIdentity(c.req.valid('json'))),
+      )
+      .post(
+        '/steps/:step',
+        requireAdmin,
+        validate('param', setupStepParamSchema),
+        validate('json', setupStepInputSchema),
+        (c) => c.json(service.recordStep(c.req.valid('param').step, c.req.valid('json'))),
+      )
+      .post('/finish', requireAdmin, (c) => c.json(service.finish()))
+      .get('/network-check', requireAdmin, async (c) => {
+        c.header('Cache-Control', 'no-store');
+        return c.json(await service.networkCheck(consolePort(c)));
+      })
+  );
+}
