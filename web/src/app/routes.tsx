@@ -129,9 +129,9 @@ export const screens = {
   ),
   unifiTeleport: todo('UniFi Teleport', 'Reach the hub from outside your home through UniFi Teleport.'),
   haDeviceControl: todo('HA Device Control', 'Switch and adjust single Home Assistant devices.'),
-  nexusManagement: todo(
+  nexusManagement: screen(
     'Nexus Management',
-    "The hub's status, its hardware checks (Jetson included) and debugging tools.",
+    async () => (await import('@/features/diagnostics')).DiagnosticsPage,
   ),
   nexusSetup: todo(
     'Nexus Setup',
