@@ -10,7 +10,9 @@ import {
   systemUptimeSchema,
   vpnStatusSchema,
 } from '@nexus/agent/contract';
-import { apiJson } from '@/lib/request';
+import { authUserQueryKey } from '@/features/auth';
+import { queryClient } from '@/lib/query-client';
+import { ApiRequestError, apiJson } from '@/lib/request';
 
 /**
  * The dashboard's calls (spec §7). Each key is the path itself, as the spec's generic fetch has it,
@@ -30,7 +32,16 @@ export const DASHBOARD_PATHS = {
 } as const;
 
 async function getParsed<T>(path: string, schema: { parse: (value: unknown) => T }): Promise<T> {
-  return schema.parse(await apiJson<unknown>('GET', path));
+  try {
+    return schema.parse(await apiJson<unknown>('GET', path));
+  } catch (error) {
+    // The session ended behind the console's back (expired, signed out in another tab): checking
+    // the user again signs the console out, which unmounts the dashboard and stops its polling.
+    if (error instanceof ApiRequestError && error.status === 401) {
+      void queryClient.invalidateQueries({ queryKey: authUserQueryKey });
+    }
+    throw error;
+  }
 }
 
 export const subscriptionStatusQueryOptions = (signedIn: boolean) =>

@@ -5,7 +5,9 @@ import {
   systemInfoSchema,
   type MetricWindow,
 } from '@nexus/agent/contract';
-import { apiJson, apiRequest } from '@/lib/request';
+import { authUserQueryKey } from '@/features/auth';
+import { queryClient } from '@/lib/query-client';
+import { ApiRequestError, apiJson, apiRequest } from '@/lib/request';
 
 export const SYSTEM_INFO_PATH = '/api/system/info';
 export const METRICS_PATH = '/api/system/metrics';
@@ -19,13 +21,25 @@ export const PROCESSES_REFRESH_MS = 5_000;
 /** The day window is made of minute means, so one new point a minute is all there is to fetch. */
 export const DAY_WINDOW_REFRESH_MS = 60_000;
 
+/** GETs and parses; a 401 re-checks the user, so an ended session signs the console out and stops the polling. */
+async function getParsed<T>(path: string, schema: { parse: (value: unknown) => T }): Promise<T> {
+  try {
+    return schema.parse(await apiJson<unknown>('GET', path));
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.status === 401) {
+      void queryClient.invalidateQueries({ queryKey: authUserQueryKey });
+    }
+    throw error;
+  }
+}
+
 export type ProcessSort = 'cpu' | 'mem';
 export const PROCESS_LIMIT = 15;
 
 export const systemInfoQueryOptions = () =>
   queryOptions({
     queryKey: [SYSTEM_INFO_PATH],
-    queryFn: async () => systemInfoSchema.parse(await apiJson<unknown>('GET', SYSTEM_INFO_PATH)),
+    queryFn: () => getParsed(SYSTEM_INFO_PATH, systemInfoSchema),
     refetchInterval: SYSTEM_INFO_REFRESH_MS,
   });
 
@@ -36,18 +50,14 @@ export const systemInfoQueryOptions = () =>
 export const metricSeriesQueryOptions = (window: MetricWindow) =>
   queryOptions({
     queryKey: [METRICS_PATH, window],
-    queryFn: async () =>
-      metricSeriesSchema.parse(await apiJson<unknown>('GET', `${METRICS_PATH}?window=${window}`)),
+    queryFn: () => getParsed(`${METRICS_PATH}?window=${window}`, metricSeriesSchema),
     refetchInterval: window === '24h' ? DAY_WINDOW_REFRESH_MS : false,
   });
 
 export const processesQueryOptions = (sort: ProcessSort) =>
   queryOptions({
     queryKey: [PROCESSES_PATH, sort],
-    queryFn: async () =>
-      processListSchema.parse(
-        await apiJson<unknown>('GET', `${PROCESSES_PATH}?sort=${sort}&limit=${PROCESS_LIMIT}`),
-      ),
+    queryFn: () => getParsed(`${PROCESSES_PATH}?sort=${sort}&limit=${PROCESS_LIMIT}`, processListSchema),
     refetchInterval: PROCESSES_REFRESH_MS,
     // The table keeps showing the previous order while the newly sorted one loads.
     placeholderData: (previous) => previous,

@@ -1,16 +1,30 @@
 import { queryOptions } from '@tanstack/react-query';
 import { networkInfoSchema, type NetworkInterface } from '@nexus/agent/contract';
-import { apiJson } from '@/lib/request';
+import { authUserQueryKey } from '@/features/auth';
+import { queryClient } from '@/lib/query-client';
+import { ApiRequestError, apiJson } from '@/lib/request';
 
 export const NETWORK_INFO_PATH = '/api/system/network';
 
 /** Rates and addresses change slowly; a refresh every 10 s keeps the rx/tx figures meaningful. */
 export const NETWORK_INFO_REFRESH_MS = 10_000;
 
+/** GETs and parses; a 401 re-checks the user, so an ended session signs the console out and stops the polling. */
+async function getParsed<T>(path: string, schema: { parse: (value: unknown) => T }): Promise<T> {
+  try {
+    return schema.parse(await apiJson<unknown>('GET', path));
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.status === 401) {
+      void queryClient.invalidateQueries({ queryKey: authUserQueryKey });
+    }
+    throw error;
+  }
+}
+
 export const networkInfoQueryOptions = () =>
   queryOptions({
     queryKey: [NETWORK_INFO_PATH],
-    queryFn: async () => networkInfoSchema.parse(await apiJson<unknown>('GET', NETWORK_INFO_PATH)),
+    queryFn: () => getParsed(NETWORK_INFO_PATH, networkInfoSchema),
     refetchInterval: NETWORK_INFO_REFRESH_MS,
   });
 

@@ -37,7 +37,7 @@ export function DashboardPage() {
   const platform = useQuery(platformHealthQueryOptions(signedIn));
 
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 p-4 md:p-6">
+    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Dashboard</h1>

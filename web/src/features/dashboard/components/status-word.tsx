@@ -5,14 +5,22 @@ import { TONE_TEXT_CLASS, statusLabel, statusTone, type StatusTone } from '../da
 
 const TONE_BADGE_VARIANT = {
   good: 'success',
-  bad: 'destructive',
+  bad: 'outline',
   warning: 'warning',
   neutral: 'secondary',
 } as const satisfies Record<StatusTone, string>;
 
+/** Bad words use the same tinted look as good and warning ones: red text on a faint red ground reads in both themes. */
+const TONE_BADGE_CLASS: Record<StatusTone, string> = {
+  good: '',
+  bad: 'border-destructive/30 bg-destructive/10 text-destructive',
+  warning: '',
+  neutral: '',
+};
+
 const TONE_DOT_CLASS: Record<StatusTone, string> = {
   good: 'bg-success',
-  bad: 'bg-destructive-foreground',
+  bad: 'bg-destructive',
   warning: 'bg-warning',
   neutral: 'bg-muted-foreground',
 };
@@ -32,7 +40,11 @@ export function StatusBadge({
 }) {
   const resolved = tone ?? statusTone(word);
   return (
-    <Badge variant={TONE_BADGE_VARIANT[resolved]} data-tone={resolved} className={className}>
+    <Badge
+      variant={TONE_BADGE_VARIANT[resolved]}
+      data-tone={resolved}
+      className={cn(TONE_BADGE_CLASS[resolved], className)}
+    >
       <span aria-hidden="true" className={cn('size-1.5 rounded-full', TONE_DOT_CLASS[resolved])} />
       {children ?? statusLabel(word)}
     </Badge>

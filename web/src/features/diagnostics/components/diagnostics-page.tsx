@@ -61,7 +61,7 @@ export function DiagnosticsPage() {
   );
 
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 p-4 md:p-6">
+    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <div className="flex flex-wrap items-center gap-3">
