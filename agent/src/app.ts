@@ -54,7 +54,7 @@ import { subscriptionRoutes } from './features/subscription/subscription.routes.
 import { createVpnService } from './features/vpn/vpn.service.js';
 import { vpnRoutes } from './features/vpn/vpn.routes.js';
 import { createLlmStatusService, type LlmStatusProvider } from './features/llm-status/llm-status.service.js';
-import { ollamaStatusProvider } from './features/llm-status/ollama-provider.js';
+import { createLlmFeature } from './features/llm/llm.feature.js';
 import { llmStatusRoutes } from './features/llm-status/llm-status.routes.js';
 import { haPatternsRoutes, type HaHealthProvider } from './features/ha-patterns/ha-patterns.routes.js';
 import { createDiagnosticsService } from './features/diagnostics/diagnostics.service.js';
@@ -97,7 +97,7 @@ export interface AppDeps {
   live?: LiveHub;
   /** WireGuard and Tailscale as their tools report them. */
   vpn?: VpnAdapter;
-  /** The LLM providers the pipeline status probes; by default the hub's Ollama at OLLAMA_URL. */
+  /** The LLM providers the pipeline status probes; by default the LLM feature's (the hub's Ollama at OLLAMA_URL and those admins add). */
   llmProviders?: () => LlmStatusProvider[];
   /** Home Assistant's health; the Home Assistant feature supplies it. Without it: not_configured. */
   haHealth?: HaHealthProvider;
@@ -159,8 +159,18 @@ function apiRoutes(
     now: deps.now,
   });
   const ollama = createOllamaClient({ baseUrl: deps.env.OLLAMA_URL });
+  const llm = createLlmFeature({
+    db: deps.db,
+    secrets: deps.secrets,
+    log: deps.log,
+    live: deps.live,
+    ollamaUrl: deps.env.OLLAMA_URL,
+    plan: subscription,
+    usage,
+    now: deps.now,
+  });
   const llmStatus = createLlmStatusService({
-    providers: deps.llmProviders ?? (() => [ollamaStatusProvider(ollama)]),
+    providers: deps.llmProviders ?? (() => llm.providers.statusProviders()),
     requests: usage,
     now: deps.now,
   });
@@ -252,6 +262,8 @@ function apiRoutes(
     .route('/diagnostics', diagnosticsRoutes(diagnostics, deps.system.info.hostname))
     .route('/devices/satellite', satellitesRoutes(satellites, { trustProxy: deps.env.NEXUS_TRUST_PROXY }))
     .route('/llm/pipeline', llmStatusRoutes(llmStatus))
+    .route('/llm', llm.routes)
+    .route('/ollama', llm.ollamaProxy)
     .route('/vpn', vpnRoutes(vpn))
     .route('/ha-patterns', haPatternsRoutes(deps.haHealth))
     .route('/subscription', subscriptionRoutes(subscription))

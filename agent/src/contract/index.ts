@@ -12,3 +12,4 @@ export * from './docker.js';
 export * from './jetson.js';
 export * from './setup.js';
 export * from './nexus-management.js';
+export * from './llm.js';

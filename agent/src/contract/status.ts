@@ -128,6 +128,9 @@ export const llmProviderHealthSchema = z.object({
   /** Milliseconds the probe took, null when it failed. */
   responseTime: z.number().nullable(),
   error: z.string().nullable(),
+  /** Chats streaming through the provider now, and answered since the agent started (the router's load spread). */
+  activeRequests: z.number().optional(),
+  servedRequests: z.number().optional(),
 });
 
 export const llmPipelineStatusSchema = z.object({

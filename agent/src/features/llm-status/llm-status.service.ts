@@ -19,6 +19,8 @@ export interface LlmStatusProvider {
   kind: 'local' | 'cloud';
   /** The provider's models; throws when the provider cannot be reached. */
   probe(): Promise<ProbedModel[]>;
+  /** Chats streaming through it now and answered so far, where the router counts them (its load spread). */
+  load?(): { activeRequests: number; servedRequests: number };
 }
 
 export interface RequestCounter {
@@ -85,6 +87,7 @@ export function createLlmStatusService(deps: {
         status: r.models !== null ? 'online' : 'offline',
         responseTime: r.ms === null ? null : Math.round(r.ms),
         error: r.error,
+        ...r.provider.load?.(),
       })),
       checkedAt: now(),
     };

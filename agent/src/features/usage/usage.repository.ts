@@ -1,6 +1,6 @@
-import { eq, sql, and } from 'drizzle-orm';
+import { eq, sql, and, gte } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { aiUsage } from './usage.table.js';
+import { aiUsage, aiUsageEvents } from './usage.table.js';
 
 /** The calendar month (UTC) a moment falls in, as stored: `YYYY-MM`. */
 export function monthKey(at: number | Date): string {
@@ -47,6 +47,66 @@ export function createUsageRepository(db: Db, now: () => number = Date.now) {
         .where(and(eq(aiUsage.userId, userId), eq(aiUsage.month, monthKey(at))))
         .get();
       return row?.n ?? 0;
+    },
+
+    /**
+     * One answered message with what answered it: counts toward the month's quota and goes into
+     * the report by user, model and day, in one transaction.
+     */
+    recordAnsweredMessage(
+      userId: number,
+      detail: {
+        model: string;
+        providerName: string;
+        promptTokens: number | null;
+        completionTokens: number | null;
+      },
+    ): void {
+      const at = now();
+      db.transaction((tx) => {
+        tx.insert(aiUsage)
+          .values({ userId, month: monthKey(at), aiMessages: 1 })
+          .onConflictDoUpdate({
+            target: [aiUsage.userId, aiUsage.month],
+            set: { aiMessages: sql`${aiUsage.aiMessages} + 1` },
+          })
+          .run();
+        tx.insert(aiUsageEvents)
+          .values({
+            userId,
+            model: detail.model,
+            providerName: detail.providerName,
+            promptTokens: detail.promptTokens ?? 0,
+            completionTokens: detail.completionTokens ?? 0,
+            day: new Date(at).toISOString().slice(0, 10),
+            at: new Date(at),
+          })
+          .run();
+      });
+    },
+
+    /** Answered messages and tokens per day, user, model and provider since `since` (UTC day), optionally for one user. */
+    usageByDay(since: Date, userId?: number) {
+      const day = since.toISOString().slice(0, 10);
+      return db
+        .select({
+          day: aiUsageEvents.day,
+          userId: aiUsageEvents.userId,
+          model: aiUsageEvents.model,
+          providerName: aiUsageEvents.providerName,
+          messages: sql<number>`count(*)`,
+          promptTokens: sql<number>`coalesce(sum(${aiUsageEvents.promptTokens}), 0)`,
+          completionTokens: sql<number>`coalesce(sum(${aiUsageEvents.completionTokens}), 0)`,
+        })
+        .from(aiUsageEvents)
+        .where(
+          userId === undefined
+            ? gte(aiUsageEvents.day, day)
+            : and(gte(aiUsageEvents.day, day), eq(aiUsageEvents.userId, userId)),
+        )
+        .groupBy(aiUsageEvents.day, aiUsageEvents.userId, aiUsageEvents.model, aiUsageEvents.providerName)
+        .orderBy(aiUsageEvents.day)
+        .all();
     },
 
     /** All messages ever served by the hub. */

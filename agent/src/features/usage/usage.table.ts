@@ -13,3 +13,26 @@ export const aiUsage = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.userId, t.month] }), index('ai_usage_month_idx').on(t.month)],
 );
+
+/**
+ * One row per answered AI message, for the usage report by user, model and day
+ * (/llm-usage-discovery). The monthly counter above stays the quota's source.
+ */
+export const aiUsageEvents = sqliteTable(
+  'ai_usage_events',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    userId: integer('user_id').notNull(),
+    model: text('model').notNull(),
+    providerName: text('provider_name').notNull(),
+    promptTokens: integer('prompt_tokens').notNull().default(0),
+    completionTokens: integer('completion_tokens').notNull().default(0),
+    /** YYYY-MM-DD (UTC). */
+    day: text('day').notNull(),
+    at: integer('at', { mode: 'timestamp_ms' }).notNull(),
+  },
+  (t) => [
+    index('ai_usage_events_day_idx').on(t.day),
+    index('ai_usage_events_user_day_idx').on(t.userId, t.day),
+  ],
+);

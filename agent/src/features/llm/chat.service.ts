@@ -1,0 +1,329 @@
+import {
+  DEFAULT_ROUTER_TIMEOUT_MS,
+  type ChatCounters,
+  type ChatMessageInput,
+  type ChatStreamEvent,
+  type LlmTask,
+} from '../../contract/llm.js';
+import { HttpError, notFound } from '../../lib/http-error.js';
+import type { Logger } from '../../lib/logger.js';
+import type { LlmRepository } from './llm.repository.js';
+import type { PlanGate } from './plan-gate.js';
+import {
+  UpstreamError,
+  isFallbackWorthy,
+  toHttpError,
+  upstreamError,
+  type ChatChunk,
+  type ChatStream,
+} from './provider-client.js';
+import type { ProvidersService } from './providers.service.js';
+import { planRoute, type RouteProvider } from './router.js';
+
+/** What the chat needs from the usage counter. */
+export interface UsageRecorder {
+  recordAnsweredMessage(
+    userId: number,
+    detail: {
+      model: string;
+      providerName: string;
+      promptTokens: number | null;
+      completionTokens: number | null;
+    },
+  ): void;
+}
+
+export interface ChatRequest {
+  model?: string;
+  messages: ChatMessageInput[];
+  provider?: number;
+  task: LlmTask;
+  conversationId?: number;
+}
+
+type MetaEvent = Extract<ChatStreamEvent, { type: 'meta' }>;
+
+export interface ChatSession {
+  meta: MetaEvent;
+  /** delta events as the model produces them, then one `done` or `error`. */
+  events(): AsyncGenerator<ChatStreamEvent>;
+  /** The person pressed stop or went away: stop the provider and keep what came so far. */
+  stop(): void;
+}
+
+const TITLE_MAX = 80;
+
+function titleOf(messages: ChatMessageInput[]): string {
+  const first = messages.find((m) => m.role === 'user')?.content.trim() ?? '';
+  const line = first.split('\n')[0] ?? '';
+  if (!line) return 'New chat';
+  return line.length > TITLE_MAX ? `${line.slice(0, TITLE_MAX - 1)}…` : line;
+}
+
+/** Waits for the stream's next piece, giving up after `ms` without one. */
+async function nextWithin(
+  iterator: AsyncIterator<ChatChunk>,
+  ms: number,
+  providerName: string,
+): Promise<IteratorResult<ChatChunk>> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new UpstreamError(`${providerName} sent nothing for ${ms} ms`, 'timeout')),
+      Math.max(1, ms),
+    );
+  });
+  try {
+    return await Promise.race([iterator.next(), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Chats with a model: plan limits, the router's choice of provider with fallback when one is
+ * down or slow, the answer streamed piece by piece, then saved with the provider's counters and
+ * counted toward the month's usage.
+ */
+export function createChatService(deps: {
+  repo: LlmRepository;
+  providers: ProvidersService;
+  gate: PlanGate;
+  usage: UsageRecorder;
+  log: Logger;
+}) {
+  async function routeProviders(request: ChatRequest): Promise<RouteProvider[]> {
+    const rows = deps.providers.enabledRows();
+    const needModels = request.model !== undefined && request.provider === undefined;
+    let lists = needModels ? await deps.providers.models() : [];
+    // A model pulled a moment ago may not be in the short-lived cache yet.
+    if (needModels && !lists.some((l) => l.models?.some((m) => m.name === request.model))) {
+      lists = await deps.providers.models(true);
+    }
+    // Read after the awaits above, so that planning and counting the chat in happen together.
+    const loads = deps.providers.loads();
+    const modelsById = new Map(
+      lists.map((l) => [l.provider.id, l.models ? new Set(l.models.map((m) => m.name)) : null]),
+    );
+    return rows.map((row) => ({
+      id: row.id,
+      priority: row.priority,
+      kind: row.kind,
+      models: modelsById.get(row.id) ?? null,
+      active: loads.get(row.id)?.active ?? 0,
+      served: loads.get(row.id)?.served ?? 0,
+    }));
+  }
+
+  return {
+    async start(
+      user: { id: number },
+      request: ChatRequest,
+      opts: { save: boolean } = { save: true },
+    ): Promise<ChatSession> {
+      if (request.provider !== undefined) {
+        const row = deps.providers.row(request.provider);
+        if (!row) throw notFound(`No LLM provider with id ${request.provider}`);
+        if (!row.enabled) throw new HttpError(409, `${row.name} is disabled`);
+      }
+      let conversation =
+        request.conversationId === undefined
+          ? null
+          : (deps.repo.conversation(user.id, request.conversationId) ?? null);
+      if (request.conversationId !== undefined && !conversation) {
+        throw notFound(`No conversation with id ${request.conversationId}`);
+      }
+      const release = deps.gate.reserveMessage();
+      try {
+        const rule = deps.repo.rule(request.task) ?? null;
+        const timeoutMs = rule?.enabled ? rule.timeoutMs : DEFAULT_ROUTER_TIMEOUT_MS;
+        const plan = planRoute(
+          { model: request.model, providerId: request.provider },
+          await routeProviders(request),
+          rule,
+        );
+        if (!plan.ok) throw new HttpError(400, plan.reason);
+
+        const fellBackFrom: MetaEvent['fellBackFrom'] = [];
+        let refusal: HttpError | null = null;
+        let lastFailure: { err: unknown; providerName: string } | null = null;
+        let opened: {
+          stream: ChatStream;
+          iterator: AsyncIterator<ChatChunk>;
+          first: IteratorResult<ChatChunk>;
+          providerId: number;
+          providerName: string;
+          model: string;
+          end: (outcome: 'served' | 'failed') => void;
+        } | null = null;
+
+        for (const [i, target] of plan.targets.entries()) {
+          const row = deps.providers.row(target.providerId);
+          if (!row?.enabled) continue;
+          const modelClass = row.local ? 'local' : 'cloud';
+          if (!deps.gate.allows(modelClass)) {
+            refusal ??= deps.gate.refusal(modelClass, target.model, row.name);
+            continue;
+          }
+          const { client } = deps.providers.resolve(row);
+          const end = deps.providers.begin(row.id);
+          const started = performance.now();
+          let stream: ChatStream | null = null;
+          try {
+            stream = await client.chat({ model: target.model, messages: request.messages, timeoutMs });
+            const iterator = stream[Symbol.asyncIterator]();
+            const first = await nextWithin(iterator, timeoutMs - (performance.now() - started), row.name);
+            opened = {
+              stream,
+              iterator,
+              first,
+              providerId: row.id,
+              providerName: row.name,
+              model: target.model,
+              end,
+            };
+            break;
+          } catch (err) {
+            stream?.abort();
+            end('failed');
+            const isLast = i === plan.targets.length - 1;
+            if (!isFallbackWorthy(err) || isLast) {
+              if (!isFallbackWorthy(err)) throw toHttpError(err, row.name);
+              lastFailure = { err, providerName: row.name };
+              break;
+            }
+            lastFailure = { err, providerName: row.name };
+            fellBackFrom.push({
+              providerName: row.name,
+              model: target.model,
+              reason: upstreamError(err)?.message ?? String(err),
+            });
+            deps.log.warn(
+              { provider: row.name, model: target.model, err: upstreamError(err) },
+              'llm: falling back',
+            );
+          }
+        }
+        if (!opened) {
+          if (lastFailure) throw toHttpError(lastFailure.err, lastFailure.providerName);
+          throw refusal ?? new HttpError(502, 'No provider could answer');
+        }
+
+        const session = opened;
+        const last = request.messages.at(-1)!;
+        if (opts.save) {
+          if (conversation) deps.repo.touchConversation(conversation.id, session.model);
+          else conversation = deps.repo.createConversation(user.id, titleOf(request.messages), session.model);
+          deps.repo.addMessage({
+            conversationId: conversation.id,
+            role: 'user',
+            content: last.content,
+            model: null,
+            providerName: null,
+            status: 'complete',
+            promptTokens: null,
+            completionTokens: null,
+            tokensPerSecond: null,
+          });
+        }
+        const conversationId = opts.save ? conversation!.id : null;
+        let stopped = false;
+
+        const meta: MetaEvent = {
+          type: 'meta',
+          conversationId,
+          providerId: session.providerId,
+          providerName: session.providerName,
+          model: session.model,
+          fellBackFrom,
+        };
+
+        const finish = (
+          status: 'complete' | 'stopped' | 'error',
+          content: string,
+          counters: ChatCounters | null,
+        ): number | null => {
+          const answered = status === 'complete' || (status === 'stopped' && content.length > 0);
+          if (answered) {
+            deps.usage.recordAnsweredMessage(user.id, {
+              model: session.model,
+              providerName: session.providerName,
+              promptTokens: counters?.promptTokens ?? null,
+              completionTokens: counters?.completionTokens ?? null,
+            });
+          }
+          session.end(status === 'error' ? 'failed' : 'served');
+          release();
+          if (!opts.save || conversationId === null) return null;
+          return deps.repo.addMessage({
+            conversationId,
+            role: 'assistant',
+            content,
+            model: session.model,
+            providerName: session.providerName,
+            status,
+            promptTokens: counters?.promptTokens ?? null,
+            completionTokens: counters?.completionTokens ?? null,
+            tokensPerSecond: counters?.tokensPerSecond ?? null,
+          }).id;
+        };
+
+        return {
+          meta,
+          stop() {
+            stopped = true;
+            session.stream.abort();
+          },
+          async *events() {
+            let content = '';
+            let result = session.first;
+            try {
+              for (;;) {
+                if (result.done) {
+                  throw new UpstreamError(
+                    `${session.providerName} closed the stream before the answer was complete`,
+                    'bad_response',
+                  );
+                }
+                const chunk = result.value;
+                if (chunk.content) {
+                  content += chunk.content;
+                  yield { type: 'delta', content: chunk.content };
+                }
+                if (chunk.done) {
+                  const messageId = finish('complete', content, chunk.counters);
+                  yield { type: 'done', messageId, counters: chunk.counters };
+                  return;
+                }
+                result = await nextWithin(session.iterator, timeoutMs, session.providerName);
+              }
+            } catch (err) {
+              if (stopped) {
+                finish('stopped', content, null);
+                return;
+              }
+              session.stream.abort();
+              finish('error', content, null);
+              const http = toHttpError(err, session.providerName);
+              yield {
+                type: 'error',
+                message: http.message,
+                status: http instanceof HttpError ? http.status : 502,
+              };
+            } finally {
+              // The consumer went away without stop() (e.g. the response failed to write).
+              if (!stopped) session.stream.abort();
+              session.end('served');
+              release();
+            }
+          },
+        };
+      } catch (err) {
+        release();
+        throw err;
+      }
+    },
+  };
+}
+
+export type ChatService = ReturnType<typeof createChatService>;

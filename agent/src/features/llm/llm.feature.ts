@@ -1,0 +1,51 @@
+import type { Db } from '../../db/client.js';
+import type { Logger } from '../../lib/logger.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { LivePublisher } from '../../live/hub.js';
+import { createChatService, type UsageRecorder } from './chat.service.js';
+import { createLlmRepository } from './llm.repository.js';
+import { llmRoutes } from './llm.routes.js';
+import { createLlmService, type UsageReader } from './llm.service.js';
+import { ollamaProxyRoutes } from './ollama-proxy.routes.js';
+import { createPlanGate, type PlanSource } from './plan-gate.js';
+import { createProvidersService } from './providers.service.js';
+import { createPullsService } from './pulls.service.js';
+import { createTokenizeService } from './tokenize.service.js';
+
+/**
+ * The LLM control center: providers (the hub's Ollama at OLLAMA_URL and the ones admins add),
+ * models and pulls, chat through the router, usage and the tokenizer. `/api/llm` and the admins'
+ * `/api/ollama` proxy; `providers.statusProviders()` feeds the dashboard's pipeline status.
+ */
+export function createLlmFeature(deps: {
+  db: Db;
+  secrets: SecretBox;
+  log: Logger;
+  live: LivePublisher;
+  ollamaUrl: string;
+  /** The subscription: its plan limits and the month's usage. */
+  plan: PlanSource;
+  /** The usage counter: every answered message is recorded there. */
+  usage: UsageRecorder & UsageReader;
+  now?: () => number;
+}) {
+  const repo = createLlmRepository(deps.db, deps.now);
+  const providers = createProvidersService({
+    repo,
+    secrets: deps.secrets,
+    ollamaUrl: deps.ollamaUrl,
+    log: deps.log,
+    now: deps.now,
+  });
+  const gate = createPlanGate(deps.plan, deps.now);
+  const chat = createChatService({ repo, providers, gate, usage: deps.usage, log: deps.log });
+  const llm = createLlmService({ repo, providers, gate, usage: deps.usage, now: deps.now });
+  const pulls = createPullsService({ providers, gate, live: deps.live, log: deps.log, now: deps.now });
+  const tokenizer = createTokenizeService();
+  return {
+    providers,
+    chat,
+    routes: llmRoutes({ providers, llm, chat, pulls, tokenizer, repo }),
+    ollamaProxy: ollamaProxyRoutes(providers),
+  };
+}

@@ -1,0 +1,170 @@
+import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { z } from 'zod';
+import {
+  chatInputSchema,
+  createLlmProviderInputSchema,
+  llmTaskSchema,
+  modelRefQuerySchema,
+  pullModelInputSchema,
+  routerRuleInputSchema,
+  tokenizeInputSchema,
+  updateLlmProviderInputSchema,
+  usageQuerySchema,
+  type ChatMessage,
+  type Conversation,
+} from '../../contract/llm.js';
+import type { AppEnv } from '../../http/app-env.js';
+import { requireAdmin, requireUser } from '../../http/guards.js';
+import { validate } from '../../http/validate.js';
+import { notFound } from '../../lib/http-error.js';
+import type { ChatService } from './chat.service.js';
+import type { LlmRepository } from './llm.repository.js';
+import type { LlmConversationRow, LlmMessageRow } from './llm.table.js';
+import type { LlmService } from './llm.service.js';
+import type { ProvidersService } from './providers.service.js';
+import type { PullsService } from './pulls.service.js';
+import type { TokenizeService } from './tokenize.service.js';
+
+const idParam = z.object({ id: z.coerce.number().int().positive() });
+const pullIdParam = z.object({ id: z.uuid() });
+const taskParam = z.object({ task: llmTaskSchema });
+
+const toConversation = (c: LlmConversationRow): Conversation => ({
+  id: c.id,
+  title: c.title,
+  model: c.model,
+  createdAt: c.createdAt.toISOString(),
+  updatedAt: c.updatedAt.toISOString(),
+});
+
+const toMessage = (m: LlmMessageRow): ChatMessage => ({
+  id: m.id,
+  role: m.role,
+  content: m.content,
+  model: m.model,
+  providerName: m.providerName,
+  status: m.status,
+  promptTokens: m.promptTokens,
+  completionTokens: m.completionTokens,
+  tokensPerSecond: m.tokensPerSecond,
+  createdAt: m.createdAt.toISOString(),
+});
+
+/** Mounted at /api/llm. Admins manage providers, models, pulls and the router; everyone chats. */
+export function llmRoutes(deps: {
+  providers: ProvidersService;
+  llm: LlmService;
+  chat: ChatService;
+  pulls: PullsService;
+  tokenizer: TokenizeService;
+  repo: LlmRepository;
+}) {
+  return (
+    new Hono<AppEnv>()
+      // ---- providers (admin)
+      .get('/providers', requireAdmin, (c) => c.json({ providers: deps.providers.list() }))
+      .get('/providers/health', requireAdmin, async (c) =>
+        c.json({ providers: await deps.providers.health() }),
+      )
+      .post('/providers', requireAdmin, validate('json', createLlmProviderInputSchema), (c) =>
+        c.json({ provider: deps.providers.create(c.req.valid('json')) }, 201),
+      )
+      .patch(
+        '/providers/:id',
+        requireAdmin,
+        validate('param', idParam),
+        validate('json', updateLlmProviderInputSchema),
+        (c) => c.json({ provider: deps.providers.update(c.req.valid('param').id, c.req.valid('json')) }),
+      )
+      .delete('/providers/:id', requireAdmin, validate('param', idParam), (c) => {
+        deps.providers.remove(c.req.valid('param').id);
+        return c.json({ ok: true as const });
+      })
+
+      // ---- models
+      .get('/models', requireUser, async (c) => c.json(await deps.llm.models()))
+      .get('/models/show', requireAdmin, validate('query', modelRefQuerySchema), async (c) => {
+        const { providerId, name } = c.req.valid('query');
+        return c.json(await deps.llm.show(providerId, name));
+      })
+      .delete('/models', requireAdmin, validate('query', modelRefQuerySchema), async (c) => {
+        const { providerId, name } = c.req.valid('query');
+        await deps.llm.deleteModel(providerId, name);
+        return c.json({ ok: true as const });
+      })
+
+      // ---- pulls (admin): jobs in the agent, followed live on llm.pulls
+      .get('/pulls', requireAdmin, (c) => c.json({ pulls: deps.pulls.list() }))
+      .post('/pulls', requireAdmin, validate('json', pullModelInputSchema), async (c) =>
+        c.json({ pull: await deps.pulls.start(c.req.valid('json')) }, 202),
+      )
+      .delete('/pulls/:id', requireAdmin, validate('param', pullIdParam), async (c) =>
+        c.json({ pull: await deps.pulls.cancel(c.req.valid('param').id) }),
+      )
+
+      // ---- chat: the answer streams as server-sent events
+      .post('/chat', requireUser, validate('json', chatInputSchema), async (c) => {
+        const session = await deps.chat.start(c.get('user'), c.req.valid('json'));
+        c.header('X-Accel-Buffering', 'no');
+        return streamSSE(c, async (stream) => {
+          const stop = () => session.stop();
+          stream.onAbort(stop);
+          c.req.raw.signal.addEventListener('abort', stop, { once: true });
+          try {
+            await stream.writeSSE({ event: 'meta', data: JSON.stringify(session.meta) });
+            for await (const event of session.events()) {
+              await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
+            }
+          } catch {
+            // The browser went away mid-answer: stop the provider; what came so far is kept.
+            session.stop();
+          }
+        });
+      })
+      .get('/conversations', requireUser, (c) =>
+        c.json({ conversations: deps.repo.conversations(c.get('user').id).map(toConversation) }),
+      )
+      .get('/conversations/:id', requireUser, validate('param', idParam), (c) => {
+        const conversation = deps.repo.conversation(c.get('user').id, c.req.valid('param').id);
+        if (!conversation) throw notFound('No such conversation');
+        return c.json({
+          conversation: toConversation(conversation),
+          messages: deps.repo.messages(conversation.id).map(toMessage),
+        });
+      })
+      .delete('/conversations/:id', requireUser, validate('param', idParam), (c) => {
+        if (!deps.repo.deleteConversation(c.get('user').id, c.req.valid('param').id)) {
+          throw notFound('No such conversation');
+        }
+        return c.json({ ok: true as const });
+      })
+
+      // ---- router (admin)
+      .get('/router', requireAdmin, async (c) => c.json(await deps.llm.router()))
+      .put(
+        '/router/rules/:task',
+        requireAdmin,
+        validate('param', taskParam),
+        validate('json', routerRuleInputSchema),
+        (c) => c.json({ rule: deps.llm.saveRule(c.req.valid('param').task, c.req.valid('json')) }),
+      )
+      .delete('/router/rules/:task', requireAdmin, validate('param', taskParam), (c) => {
+        deps.llm.deleteRule(c.req.valid('param').task);
+        return c.json({ ok: true as const });
+      })
+
+      // ---- usage: admins see everyone's, others their own
+      .get('/usage', requireUser, validate('query', usageQuerySchema), (c) => {
+        const user = c.get('user');
+        const isAdmin = user.role === 'admin' || user.role === 'superadmin';
+        return c.json(deps.llm.usage(c.req.valid('query').days, { id: user.id, isAdmin }));
+      })
+
+      // ---- tokenizer
+      .post('/tokenize', requireUser, validate('json', tokenizeInputSchema), async (c) => {
+        const { text, encoding } = c.req.valid('json');
+        return c.json(await deps.tokenizer.tokenize(text, encoding));
+      })
+  );
+}
