@@ -33,11 +33,14 @@ export function statusTone(word: string | null | undefined): StatusTone {
   return 'neutral';
 }
 
-/** Text colour per tone, from the theme's tokens so both themes read well. */
+/**
+ * Text colour per tone, from the theme's tokens. The light theme's amber token is a fill colour
+ * (3.6:1 on white), so warning text takes a darker amber there to stay readable.
+ */
 export const TONE_TEXT_CLASS: Record<StatusTone, string> = {
   good: 'text-success',
   bad: 'text-destructive',
-  warning: 'text-warning',
+  warning: 'text-amber-700 dark:text-warning',
   neutral: 'text-muted-foreground',
 };
 

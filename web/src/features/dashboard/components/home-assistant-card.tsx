@@ -1,16 +1,16 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { House } from 'lucide-react';
 import type { HaHealth } from '@nexus/agent/contract';
-import { Badge } from '@/components/ui/badge';
-import { haResponseTimeTone, statusTone, type ResponseTimeTone } from '../dashboard-logic';
+import { haResponseTimeTone, statusTone, type ResponseTimeTone, type StatusTone } from '../dashboard-logic';
 import { CardEmpty, Fact, Facts, QueryCard } from './dashboard-card';
-import { StatusBadge, StatusText } from './status-word';
+import { StatusBadge, StatusText, TonePill } from './status-word';
 
-const RESPONSE_TIME_VARIANT = {
-  good: 'success',
-  secondary: 'secondary',
-  bad: 'destructive',
-} as const satisfies Record<ResponseTimeTone, string>;
+/** Spec §9's three response-time grades, drawn as the status pills' good / neutral / bad. */
+const RESPONSE_TIME_PILL_TONE = {
+  good: 'good',
+  secondary: 'neutral',
+  bad: 'bad',
+} as const satisfies Record<ResponseTimeTone, StatusTone>;
 
 export function HomeAssistantCard({ query }: { query: UseQueryResult<HaHealth, Error> }) {
   return (
@@ -45,12 +45,12 @@ export function HomeAssistantCard({ query }: { query: UseQueryResult<HaHealth, E
               {ha.responseTime === null ? (
                 <span className="text-muted-foreground">Not measured</span>
               ) : (
-                <Badge
-                  variant={RESPONSE_TIME_VARIANT[haResponseTimeTone(ha.responseTime)]}
-                  data-tone={haResponseTimeTone(ha.responseTime)}
+                <TonePill
+                  tone={RESPONSE_TIME_PILL_TONE[haResponseTimeTone(ha.responseTime)]}
+                  data-grade={haResponseTimeTone(ha.responseTime)}
                 >
                   {Math.round(ha.responseTime)} ms
-                </Badge>
+                </TonePill>
               )}
             </Fact>
           </Facts>

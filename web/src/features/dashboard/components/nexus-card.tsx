@@ -2,6 +2,8 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { Server } from 'lucide-react';
 import type { NexusStatus } from '@nexus/agent/contract';
 import { Progress } from '@/components/ui/progress';
+import { cn } from '@/lib/utils';
+import { TONE_TEXT_CLASS } from '../dashboard-logic';
 import { Fact, Facts, QueryCard } from './dashboard-card';
 import { StatusBadge, StatusText } from './status-word';
 
@@ -29,7 +31,7 @@ export function NexusCard({ query }: { query: UseQueryResult<NexusStatus, Error>
             <Fact label="Host">{nexus.hostname}</Fact>
           </Facts>
           {nexus.warnings.length > 0 ? (
-            <ul className="list-disc space-y-1 pl-5 text-xs text-warning">
+            <ul className={cn('list-disc space-y-1 pl-5 text-xs', TONE_TEXT_CLASS.warning)}>
               {nexus.warnings.map((warning) => (
                 <li key={warning}>{warning}</li>
               ))}

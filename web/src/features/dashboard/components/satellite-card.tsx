@@ -50,6 +50,10 @@ function SatelliteSummary({ devices, checkedAt }: { devices: Satellite[]; checke
             <Badge
               variant={signalBadgeVariant(meanSignal)}
               data-signal-variant={signalBadgeVariant(meanSignal)}
+              // The dark theme's white-on-red destructive badge is 3.9:1; dark text on the same red reads.
+              className={
+                signalBadgeVariant(meanSignal) === 'destructive' ? 'dark:text-background' : undefined
+              }
             >
               −{Math.round(meanSignal)} dBm avg
             </Badge>

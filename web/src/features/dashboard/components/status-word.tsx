@@ -3,19 +3,16 @@ import { Badge } from '@/components/ui/badge';
 import { cn } from '@/lib/utils';
 import { TONE_TEXT_CLASS, statusLabel, statusTone, type StatusTone } from '../dashboard-logic';
 
-const TONE_BADGE_VARIANT = {
-  good: 'success',
-  bad: 'outline',
-  warning: 'warning',
-  neutral: 'secondary',
-} as const satisfies Record<StatusTone, string>;
-
-/** Bad words use the same tinted look as good and warning ones: red text on a faint red ground reads in both themes. */
-const TONE_BADGE_CLASS: Record<StatusTone, string> = {
-  good: '',
-  bad: 'border-destructive/30 bg-destructive/10 text-destructive',
-  warning: '',
-  neutral: '',
+/**
+ * The tone is carried by the tinted ground, the border and the dot; the word itself stays in the
+ * foreground colour, because small green or amber text on a green or amber tint falls below
+ * WCAG's 4.5:1 in one theme or the other.
+ */
+const TONE_PILL_CLASS: Record<StatusTone, string> = {
+  good: 'border-success/40 bg-success/10',
+  bad: 'border-destructive/40 bg-destructive/10',
+  warning: 'border-warning/50 bg-warning/15',
+  neutral: 'border-transparent bg-secondary',
 };
 
 const TONE_DOT_CLASS: Record<StatusTone, string> = {
@@ -24,6 +21,31 @@ const TONE_DOT_CLASS: Record<StatusTone, string> = {
   warning: 'bg-warning',
   neutral: 'bg-muted-foreground',
 };
+
+/** A small pill in a tone: used for status words and for figures judged good or bad (response times). */
+export function TonePill({
+  tone,
+  children,
+  className,
+  ...data
+}: {
+  tone: StatusTone;
+  children: ReactNode;
+  className?: string;
+  [dataAttribute: `data-${string}`]: string | undefined;
+}) {
+  return (
+    <Badge
+      variant="outline"
+      data-tone={tone}
+      className={cn('text-foreground', TONE_PILL_CLASS[tone], className)}
+      {...data}
+    >
+      <span aria-hidden="true" className={cn('size-1.5 rounded-full', TONE_DOT_CLASS[tone])} />
+      {children}
+    </Badge>
+  );
+}
 
 /** A status word as a badge coloured by spec §4's good / bad / warning sets. */
 export function StatusBadge({
@@ -38,16 +60,10 @@ export function StatusBadge({
   children?: ReactNode;
   className?: string;
 }) {
-  const resolved = tone ?? statusTone(word);
   return (
-    <Badge
-      variant={TONE_BADGE_VARIANT[resolved]}
-      data-tone={resolved}
-      className={cn(TONE_BADGE_CLASS[resolved], className)}
-    >
-      <span aria-hidden="true" className={cn('size-1.5 rounded-full', TONE_DOT_CLASS[resolved])} />
+    <TonePill tone={tone ?? statusTone(word)} className={className}>
       {children ?? statusLabel(word)}
-    </Badge>
+    </TonePill>
   );
 }
 

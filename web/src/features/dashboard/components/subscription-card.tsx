@@ -6,7 +6,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
-import { trialBanner, usagePercent, usageWarning } from '../dashboard-logic';
+import { TONE_TEXT_CLASS, trialBanner, usagePercent, usageWarning } from '../dashboard-logic';
 import { Fact, Facts, QueryCard } from './dashboard-card';
 import { StatusBadge } from './status-word';
 
@@ -72,7 +72,9 @@ function SubscriptionDetails({ subscription: sub }: { subscription: Subscription
       {warning ? (
         <Alert variant="warning">
           <TriangleAlert aria-hidden="true" />
-          <AlertTitle>You have used {warning.percent}% of this month&apos;s AI messages</AlertTitle>
+          <AlertTitle className={TONE_TEXT_CLASS.warning}>
+            You have used {warning.percent}% of this month&apos;s AI messages
+          </AlertTitle>
           <AlertDescription>
             <p>
               {warning.used.toLocaleString()} of {warning.limit.toLocaleString()} messages on the Free plan.

@@ -1,7 +1,8 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { ShieldCheck, TriangleAlert } from 'lucide-react';
 import type { VpnProvider, VpnStatus } from '@nexus/agent/contract';
-import { isVpnLatencyFlagged } from '../dashboard-logic';
+import { cn } from '@/lib/utils';
+import { TONE_TEXT_CLASS, isVpnLatencyFlagged } from '../dashboard-logic';
 import { CardEmpty, Fact, Facts, QueryCard } from './dashboard-card';
 import { StatusBadge } from './status-word';
 
@@ -46,7 +47,7 @@ function Latency({ ms }: { ms: number | null }) {
   if (ms === null) return <span className="text-muted-foreground">Not measured</span>;
   if (!isVpnLatencyFlagged(ms)) return <span>{Math.round(ms)} ms</span>;
   return (
-    <span className="inline-flex items-center gap-1 text-warning" data-flagged="true">
+    <span className={cn('inline-flex items-center gap-1', TONE_TEXT_CLASS.warning)} data-flagged="true">
       <TriangleAlert aria-hidden="true" className="size-3.5" />
       {Math.round(ms)} ms<span className="sr-only"> (high latency)</span>
     </span>
