@@ -93,11 +93,8 @@ export const screens = {
     'Notifications',
     async () => (await import('@/features/notifications/components/notifications-page')).NotificationsPage,
   ),
-  aiControl: todo(
-    'LLM Control Center',
-    'Choose language-model providers and models, route requests between them and watch the pipelines that use them.',
-  ),
-  ollama: todo('Ollama Integration', "Manage the local models of the hub's Ollama and chat with them."),
+  aiControl: screen('LLM Control Center', async () => (await import('@/features/llm')).LlmControlPage),
+  ollama: screen('Ollama Integration', async () => (await import('@/features/llm')).OllamaPage),
   adminDiagnostics: screen(
     'Admin Diagnostics',
     async () => (await import('@/features/diagnostics')).DiagnosticsPage,
@@ -171,8 +168,11 @@ export const screens = {
     'Session Simulations',
     'Replay a voice session through the pipeline to test it without speaking.',
   ),
-  llmUsageDiscovery: todo('LLM Usage', 'How much each language model was used, and by which flows.'),
-  tokenizationDemo: todo('Tokenization Demo', 'See how a language model splits text into tokens.'),
+  llmUsageDiscovery: screen('LLM Usage', async () => (await import('@/features/llm')).UsagePage),
+  tokenizationDemo: screen(
+    'Tokenization Demo',
+    async () => (await import('@/features/llm')).TokenizationPage,
+  ),
   enrollPasskey: todo('Add Passkey', 'Register a passkey so you can sign in without a password.'),
   twoFactorTest: todo(
     '2FA Test',

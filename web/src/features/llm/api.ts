@@ -1,0 +1,214 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  conversationDetailSchema,
+  conversationListSchema,
+  llmModelDetailsSchema,
+  llmModelListSchema,
+  llmPipelineStatusSchema,
+  llmProviderSchema,
+  llmProvidersHealthSchema,
+  POLL_INTERVALS_MS,
+  pullJobListSchema,
+  pullJobSchema,
+  routerRuleSchema,
+  routerStateSchema,
+  tokenizeResultSchema,
+  usageReportSchema,
+  type CreateLlmProviderInput,
+  type LlmTask,
+  type RouterRuleInput,
+  type TOKENIZER_ENCODINGS,
+  type UpdateLlmProviderInput,
+} from '@nexus/agent/contract';
+import { apiJson } from '@/lib/request';
+
+export const LLM_API = '/api/llm';
+export const PIPELINE_STATUS_PATH = '/api/llm/pipeline/status';
+/** Provider health on the screens: often enough to notice a provider going away. */
+export const HEALTH_REFRESH_MS = 10_000;
+/** The model list (loaded models change as Ollama loads and unloads them). */
+export const MODELS_REFRESH_MS = 15_000;
+
+/** Keys joined with '/' are the paths they fetch (spec §7). */
+export const llmKeys = {
+  all: [LLM_API] as const,
+  models: () => [LLM_API, 'models'] as const,
+  providers: () => [LLM_API, 'providers'] as const,
+  health: () => [LLM_API, 'providers', 'health'] as const,
+  pulls: () => [LLM_API, 'pulls'] as const,
+  conversations: () => [LLM_API, 'conversations'] as const,
+  conversation: (id: number) => [LLM_API, 'conversations', id] as const,
+  router: () => [LLM_API, 'router'] as const,
+  usage: (days: number) => [LLM_API, `usage?days=${days}`] as const,
+};
+
+export const modelsQueryOptions = () =>
+  queryOptions({
+    queryKey: llmKeys.models(),
+    queryFn: async () => llmModelListSchema.parse(await apiJson<unknown>('GET', `${LLM_API}/models`)),
+    refetchInterval: MODELS_REFRESH_MS,
+  });
+
+export const providersQueryOptions = () =>
+  queryOptions({
+    queryKey: llmKeys.providers(),
+    queryFn: async () =>
+      llmProviderSchema
+        .array()
+        .parse((await apiJson<{ providers: unknown }>('GET', `${LLM_API}/providers`)).providers),
+  });
+
+export const providerHealthQueryOptions = (enabled = true) =>
+  queryOptions({
+    queryKey: llmKeys.health(),
+    queryFn: async () =>
+      llmProvidersHealthSchema.parse(await apiJson<unknown>('GET', `${LLM_API}/providers/health`)).providers,
+    refetchInterval: HEALTH_REFRESH_MS,
+    enabled,
+  });
+
+export const pullsQueryOptions = (enabled = true) =>
+  queryOptions({
+    queryKey: llmKeys.pulls(),
+    queryFn: async () => pullJobListSchema.parse(await apiJson<unknown>('GET', `${LLM_API}/pulls`)).pulls,
+    enabled,
+  });
+
+export const conversationsQueryOptions = () =>
+  queryOptions({
+    queryKey: llmKeys.conversations(),
+    queryFn: async () =>
+      conversationListSchema.parse(await apiJson<unknown>('GET', `${LLM_API}/conversations`)).conversations,
+  });
+
+export const conversationQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: llmKeys.conversation(id),
+    queryFn: async () =>
+      conversationDetailSchema.parse(await apiJson<unknown>('GET', `${LLM_API}/conversations/${id}`)),
+  });
+
+export const routerQueryOptions = (enabled = true) =>
+  queryOptions({
+    queryKey: llmKeys.router(),
+    queryFn: async () => routerStateSchema.parse(await apiJson<unknown>('GET', `${LLM_API}/router`)),
+    refetchInterval: HEALTH_REFRESH_MS,
+    enabled,
+  });
+
+export const usageQueryOptions = (days: number) =>
+  queryOptions({
+    queryKey: llmKeys.usage(days),
+    queryFn: async () =>
+      usageReportSchema.parse(await apiJson<unknown>('GET', `${LLM_API}/usage?days=${days}`)),
+  });
+
+/** The dashboard's call (spec §7), polled at its interval here too. */
+export const pipelineStatusQueryOptions = () =>
+  queryOptions({
+    queryKey: [PIPELINE_STATUS_PATH],
+    queryFn: async () => llmPipelineStatusSchema.parse(await apiJson<unknown>('GET', PIPELINE_STATUS_PATH)),
+    refetchInterval: POLL_INTERVALS_MS.llmPipelineStatus,
+  });
+
+export async function fetchModelDetails(providerId: number, name: string) {
+  const q = new URLSearchParams({ providerId: String(providerId), name });
+  return llmModelDetailsSchema.parse(await apiJson<unknown>('GET', `${LLM_API}/models/show?${q}`));
+}
+
+export async function tokenize(text: string, encoding: (typeof TOKENIZER_ENCODINGS)[number]) {
+  return tokenizeResultSchema.parse(
+    await apiJson<unknown>('POST', `${LLM_API}/tokenize`, { text, encoding }),
+  );
+}
+
+function useInvalidate() {
+  const qc = useQueryClient();
+  return (...keys: (readonly unknown[])[]) =>
+    Promise.all(keys.map((queryKey) => qc.invalidateQueries({ queryKey })));
+}
+
+export function useCreateProvider() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: async (input: CreateLlmProviderInput) =>
+      llmProviderSchema.parse(
+        (await apiJson<{ provider: unknown }>('POST', `${LLM_API}/providers`, input)).provider,
+      ),
+    onSuccess: () =>
+      invalidate(llmKeys.providers(), llmKeys.health(), llmKeys.models(), [PIPELINE_STATUS_PATH]),
+  });
+}
+
+export function useUpdateProvider() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: async ({ id, changes }: { id: number; changes: UpdateLlmProviderInput }) =>
+      llmProviderSchema.parse(
+        (await apiJson<{ provider: unknown }>('PATCH', `${LLM_API}/providers/${id}`, changes)).provider,
+      ),
+    onSuccess: () =>
+      invalidate(llmKeys.providers(), llmKeys.health(), llmKeys.models(), [PIPELINE_STATUS_PATH]),
+  });
+}
+
+export function useDeleteProvider() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (id: number) => apiJson('DELETE', `${LLM_API}/providers/${id}`),
+    onSuccess: () => invalidate(llmKeys.providers(), llmKeys.health(), llmKeys.models(), llmKeys.router()),
+  });
+}
+
+export function useStartPull() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: async (input: { providerId?: number; model: string }) =>
+      pullJobSchema.parse((await apiJson<{ pull: unknown }>('POST', `${LLM_API}/pulls`, input)).pull),
+    onSuccess: () => invalidate(llmKeys.pulls()),
+  });
+}
+
+export function useCancelPull() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (id: string) => apiJson('DELETE', `${LLM_API}/pulls/${id}`),
+    onSuccess: () => invalidate(llmKeys.pulls()),
+  });
+}
+
+export function useDeleteModel() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: ({ providerId, name }: { providerId: number; name: string }) =>
+      apiJson('DELETE', `${LLM_API}/models?${new URLSearchParams({ providerId: String(providerId), name })}`),
+    onSuccess: () => invalidate(llmKeys.models(), [PIPELINE_STATUS_PATH]),
+  });
+}
+
+export function useSaveRule() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: async ({ task, rule }: { task: LlmTask; rule: RouterRuleInput }) =>
+      routerRuleSchema.parse(
+        (await apiJson<{ rule: unknown }>('PUT', `${LLM_API}/router/rules/${task}`, rule)).rule,
+      ),
+    onSuccess: () => invalidate(llmKeys.router()),
+  });
+}
+
+export function useDeleteRule() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (task: LlmTask) => apiJson('DELETE', `${LLM_API}/router/rules/${task}`),
+    onSuccess: () => invalidate(llmKeys.router()),
+  });
+}
+
+export function useDeleteConversation() {
+  const invalidate = useInvalidate();
+  return useMutation({
+    mutationFn: (id: number) => apiJson('DELETE', `${LLM_API}/conversations/${id}`),
+    onSuccess: () => invalidate(llmKeys.conversations()),
+  });
+}
