@@ -3,13 +3,15 @@ import { DOCKER_LOGS_TOPIC, type DockerLogsEvent } from '../../contract/docker.j
 import type { Logger } from '../../lib/logger.js';
 import type { LivePublisher } from '../../live/hub.js';
 
-/** A batch goes out this often while lines arrive. */
+/** A batch goes out this often while lines arrive, or sooner when it is full. */
 export const BATCH_INTERVAL_MS = 100;
+/** The most lines one batch (one live event) holds; a full batch goes out at once. */
+export const MAX_BATCH_LINES = 500;
 /**
- * The most lines one batch holds. Above that (more than 10,000 lines/s) the oldest lines of the
- * window are dropped and counted: a browser cannot show more, and the agent's memory stays bounded.
+ * Above this many lines in one second the rest of that second is dropped and counted ("coalesced"):
+ * no browser can show more, and it bounds what one chatty container costs every watcher.
  */
-export const MAX_BATCH_LINES = 1_000;
+export const MAX_LINES_PER_SECOND = 20_000;
 /** While subscribers remain, a stopped container is checked this often to follow it again. */
 const REATTACH_INTERVAL_MS = 2_000;
 
@@ -58,12 +60,22 @@ export function registerDockerLogTopics(deps: {
     };
 
     let lastLineAt: number | null = null;
+    let windowStart = 0;
+    let windowLines = 0;
     const add = (line: LogLine) => {
       if (line.ts) lastLineAt = Date.parse(line.ts);
-      batch.push(line);
-      if (batch.length > MAX_BATCH_LINES) {
-        batch.shift();
-        coalesced += 1;
+      const t = Date.now();
+      if (t - windowStart >= 1000) {
+        windowStart = t;
+        windowLines = 0;
+      }
+      windowLines += 1;
+      if (windowLines > MAX_LINES_PER_SECOND) coalesced += 1;
+      else batch.push(line);
+      if (batch.length >= MAX_BATCH_LINES) {
+        if (timer) clearTimeout(timer);
+        flush();
+        return;
       }
       timer ??= setTimeout(flush, BATCH_INTERVAL_MS);
     };
