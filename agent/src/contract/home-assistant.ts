@@ -270,6 +270,18 @@ export const haStatusSchema = z.object({
 });
 export type HaStatus = z.infer<typeof haStatusSchema>;
 
+/** GET /api/ha/activity: recent state changes, newest first; `refilled` ones came from history after a gap. */
+export const haActivitySchema = z.object({
+  at: z.string(),
+  entity_id: z.string(),
+  name: z.string(),
+  from: z.string().nullable(),
+  to: z.string(),
+  refilled: z.boolean(),
+});
+export type HaActivity = z.infer<typeof haActivitySchema>;
+export const haActivityListSchema = z.array(haActivitySchema);
+
 /** POST /api/ha/connection-test. Without a body it tests the stored connection; with one (admin), the given URL and token. */
 export const haConnectionTestInputSchema = z.strictObject({
   url: haUrlSchema.optional(),

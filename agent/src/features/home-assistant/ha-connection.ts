@@ -7,6 +7,7 @@ import {
 } from '../../adapters/home-assistant.js';
 import {
   HA_ENTITIES_TOPIC,
+  type HaActivity,
   type HaConnectionEvent,
   type HaConnectionHealth,
   type HaConnectionState,
@@ -55,16 +56,6 @@ const MAX_PINGS = 60;
 const MAX_EVENTS = 50;
 const MAX_ACTIVITY = 200;
 const HISTORY_CHUNK = 50;
-
-/** One state change as the activity feed shows it; `refilled` ones came from history after a gap. */
-export interface HaActivity {
-  at: string;
-  entity_id: string;
-  name: string;
-  from: string | null;
-  to: string;
-  refilled: boolean;
-}
 
 /**
  * The one persistent connection to Home Assistant: connects with the stored URL and token, keeps

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import type { HaEntity } from '@nexus/agent/contract';
+import {
+  applyLiveMessage,
+  filterEntities,
+  formatState,
+  groupEntities,
+  mayControl,
+  predictEntity,
+  relativeTime,
+  responseTimeTone,
+} from './entity-logic';
+
+const entity = (id: string, state: string, extra: Partial<HaEntity> = {}): HaEntity => ({
+  entity_id: id,
+  domain: id.split('.')[0]!,
+  name: id,
+  state,
+  attributes: {},
+  last_changed: '2025-01-01T00:00:00+00:00',
+  last_updated: '2025-01-01T00:00:00+00:00',
+  area: null,
+  device: null,
+  ...extra,
+});
+
+const kitchen = { id: 'kitchen', name: 'Kitchen' };
+const lamp = entity('light.lamp', 'off', {
+  name: 'Reading Lamp',
+  area: kitchen,
+  attributes: { brightness: null },
+});
+const fan = entity('switch.fan', 'on', { name: 'Fan' });
+const temp = entity('sensor.temp', '21.5', {
+  name: 'Temperature',
+  attributes: { unit_of_measurement: '°C' },
+});
+
+describe('filterEntities', () => {
+  it('needs every word somewhere in the name, id, area, device or state', () => {
+    expect(filterEntities([lamp, fan, temp], 'kitchen lamp')).toEqual([lamp]);
+    expect(filterEntities([lamp, fan, temp], 'SWITCH')).toEqual([fan]);
+    expect(filterEntities([lamp, fan, temp], '  ')).toHaveLength(3);
+    expect(filterEntities([lamp, fan, temp], 'garage')).toEqual([]);
+  });
+});
+
+describe('groupEntities', () => {
+  it('groups by area with entities without an area last, and by domain with readable labels', () => {
+    const byArea = groupEntities([fan, lamp, temp], 'area');
+    expect(byArea.map((g) => g.label)).toEqual(['Kitchen', 'No area']);
+    expect(byArea[1]!.entities.map((e) => e.name)).toEqual(['Fan', 'Temperature']);
+    expect(groupEntities([fan, lamp, temp], 'domain').map((g) => g.label)).toEqual([
+      'Lights',
+      'Sensors',
+      'Switches',
+    ]);
+  });
+});
+
+describe('applyLiveMessage', () => {
+  const list = { entities: [lamp, fan], areas: [kitchen] };
+  it('replaces changed entities, appends new ones and drops removed ones', () => {
+    const on = { ...lamp, state: 'on' };
+    const next = applyLiveMessage(list, { type: 'changed', entities: [on, temp] });
+    expect(next.entities).toEqual([on, fan, temp]);
+    expect(applyLiveMessage(next, { type: 'removed', entityIds: ['switch.fan'] }).entities).toEqual([
+      on,
+      temp,
+    ]);
+    expect(applyLiveMessage(list, { type: 'resync' })).toBe(list);
+  });
+});
+
+describe('predictEntity', () => {
+  it('guesses the result of the common calls', () => {
+    expect(predictEntity(lamp, 'turn_on', { brightness_pct: 50 })).toMatchObject({
+      state: 'on',
+      attributes: { brightness: 128 },
+    });
+    expect(predictEntity(fan, 'toggle', {})?.state).toBe('off');
+    const cover = entity('cover.door', 'closed', { attributes: { current_position: 0 } });
+    expect(predictEntity(cover, 'set_cover_position', { position: 40 })).toMatchObject({
+      state: 'open',
+      attributes: { current_position: 40 },
+    });
+    const climate = entity('climate.t', 'heat', { attributes: { temperature: 20 } });
+    expect(predictEntity(climate, 'set_temperature', { temperature: 21.5 })?.attributes.temperature).toBe(
+      21.5,
+    );
+    const player = entity('media_player.p', 'paused');
+    expect(predictEntity(player, 'media_play_pause', {})?.state).toBe('playing');
+    expect(predictEntity(entity('scene.x', 'unknown'), 'turn_on', {})).toBeNull();
+  });
+});
+
+describe('formatting', () => {
+  it('adds units and capitalises states', () => {
+    expect(formatState(temp)).toBe('21.5 °C');
+    expect(formatState(fan)).toBe('On');
+    expect(formatState(entity('climate.t', 'heat_cool'))).toBe('Heat cool');
+  });
+
+  it('says how long ago', () => {
+    const now = Date.parse('2025-01-01T03:00:00Z');
+    expect(relativeTime('2025-01-01T02:59:50Z', now)).toBe('just now');
+    expect(relativeTime('2025-01-01T02:55:00Z', now)).toBe('5 min ago');
+    expect(relativeTime('2025-01-01T00:00:00Z', now)).toBe('3 h ago');
+  });
+
+  it('grades response times by spec §9', () => {
+    expect(responseTimeTone(199)).toBe('good');
+    expect(responseTimeTone(200)).toBe('neutral');
+    expect(responseTimeTone(499)).toBe('neutral');
+    expect(responseTimeTone(500)).toBe('bad');
+  });
+});
+
+describe('mayControl', () => {
+  it('gives users the everyday domains and admins locks as well', () => {
+    expect(mayControl('light', false)).toBe(true);
+    expect(mayControl('lock', false)).toBe(false);
+    expect(mayControl('lock', true)).toBe(true);
+    expect(mayControl('sensor', true)).toBe(false);
+  });
+});

@@ -1,0 +1,217 @@
+import {
+  HA_RESPONSE_GOOD_MS,
+  HA_RESPONSE_OK_MS,
+  USER_SERVICE_DOMAINS,
+  type HaEntity,
+  type HaEntityList,
+  type HaLiveMessage,
+} from '@nexus/agent/contract';
+
+/** How the console names Home Assistant's domains in headings. */
+const DOMAIN_LABELS: Record<string, string> = {
+  light: 'Lights',
+  switch: 'Switches',
+  cover: 'Covers',
+  climate: 'Climate',
+  media_player: 'Media players',
+  scene: 'Scenes',
+  script: 'Scripts',
+  sensor: 'Sensors',
+  binary_sensor: 'Binary sensors',
+  lock: 'Locks',
+  fan: 'Fans',
+  sun: 'Sun',
+  person: 'People',
+  device_tracker: 'Device trackers',
+  automation: 'Automations',
+  input_boolean: 'Toggles',
+  camera: 'Cameras',
+  weather: 'Weather',
+  zone: 'Zones',
+};
+
+export function domainLabel(domain: string): string {
+  return DOMAIN_LABELS[domain] ?? domain.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+}
+
+/** Domains the control screens show a control for; locks are for admins only. */
+export const CONTROLLABLE_DOMAINS = [...USER_SERVICE_DOMAINS, 'lock'] as const;
+
+export function mayControl(domain: string, isAdmin: boolean): boolean {
+  if (isAdmin) return (CONTROLLABLE_DOMAINS as readonly string[]).includes(domain);
+  return (USER_SERVICE_DOMAINS as readonly string[]).includes(domain);
+}
+
+/** Every word of the query must appear in the name, id, area, device or state. */
+export function filterEntities(entities: readonly HaEntity[], query: string): HaEntity[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return [...entities];
+  return entities.filter((e) => {
+    const haystack = [e.name, e.entity_id, e.area?.name, e.device?.name, e.state].join(' ').toLowerCase();
+    return words.every((w) => haystack.includes(w));
+  });
+}
+
+export interface EntityGroup {
+  key: string;
+  label: string;
+  entities: HaEntity[];
+}
+
+export const NO_AREA_LABEL = 'No area';
+
+/** Groups by domain or area (entities without an area last), each sorted by name. */
+export function groupEntities(
+  entities: readonly HaEntity[],
+  by: 'domain' | 'area' | 'device',
+): EntityGroup[] {
+  const groups = new Map<string, EntityGroup>();
+  for (const e of entities) {
+    const key = by === 'domain' ? e.domain : by === 'area' ? (e.area?.id ?? '') : (e.device?.id ?? '');
+    const label =
+      by === 'domain'
+        ? domainLabel(e.domain)
+        : by === 'area'
+          ? (e.area?.name ?? NO_AREA_LABEL)
+          : e.device
+            ? e.device.name
+            : 'Not part of a device';
+    let group = groups.get(key);
+    if (!group) groups.set(key, (group = { key, label, entities: [] }));
+    group.entities.push(e);
+  }
+  for (const g of groups.values()) g.entities.sort((a, b) => a.name.localeCompare(b.name));
+  return [...groups.values()].sort((a, b) => {
+    if (!a.key !== !b.key) return a.key ? -1 : 1;
+    return a.label.localeCompare(b.label);
+  });
+}
+
+/** Applies one `ha.entities` message to the cached list; returns the list unchanged for other messages. */
+export function applyLiveMessage(list: HaEntityList, message: HaLiveMessage): HaEntityList {
+  if (message.type === 'changed') {
+    const byId = new Map(message.entities.map((e) => [e.entity_id, e]));
+    const entities = list.entities.map((e) => {
+      const next = byId.get(e.entity_id);
+      if (!next) return e;
+      byId.delete(e.entity_id);
+      return next;
+    });
+    return { ...list, entities: [...entities, ...byId.values()] };
+  }
+  if (message.type === 'removed') {
+    const gone = new Set(message.entityIds);
+    return { ...list, entities: list.entities.filter((e) => !gone.has(e.entity_id)) };
+  }
+  return list;
+}
+
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/**
+ * What an entity will probably look like once Home Assistant has carried out a call, for the
+ * optimistic update; the live state that follows replaces it. Null when there is nothing to guess.
+ */
+export function predictEntity(
+  entity: HaEntity,
+  service: string,
+  data: Record<string, unknown>,
+): HaEntity | null {
+  const a = entity.attributes;
+  const set = (state: string, attributes: Record<string, unknown> = {}): HaEntity => ({
+    ...entity,
+    state,
+    attributes: { ...a, ...attributes },
+  });
+  switch (`${entity.domain}.${service}`) {
+    case 'light.turn_on': {
+      const pct = num(data.brightness_pct);
+      const brightness =
+        num(data.brightness) ?? (pct !== undefined ? Math.round((pct / 100) * 255) : undefined);
+      if (brightness === 0) return set('off', { brightness: null });
+      return set('on', { brightness: brightness ?? num(a.brightness) ?? 255 });
+    }
+    case 'light.turn_off':
+      return set('off', { brightness: null });
+    case 'light.toggle':
+    case 'switch.toggle':
+      return set(entity.state === 'on' ? 'off' : 'on');
+    case 'switch.turn_on':
+      return set('on');
+    case 'switch.turn_off':
+      return set('off');
+    case 'cover.open_cover':
+      return set('open', { current_position: 100 });
+    case 'cover.close_cover':
+      return set('closed', { current_position: 0 });
+    case 'cover.set_cover_position': {
+      const position = num(data.position);
+      return position === undefined
+        ? null
+        : set(position === 0 ? 'closed' : 'open', { current_position: position });
+    }
+    case 'climate.set_temperature': {
+      const temperature = num(data.temperature);
+      return temperature === undefined ? null : set(entity.state, { temperature });
+    }
+    case 'climate.set_hvac_mode':
+      return typeof data.hvac_mode === 'string' ? set(data.hvac_mode) : null;
+    case 'media_player.media_play':
+      return set('playing');
+    case 'media_player.media_pause':
+      return set('paused');
+    case 'media_player.media_play_pause':
+      return set(entity.state === 'playing' ? 'paused' : 'playing');
+    case 'media_player.volume_set': {
+      const volume = num(data.volume_level);
+      return volume === undefined ? null : set(entity.state, { volume_level: volume });
+    }
+    case 'media_player.volume_mute':
+      return set(entity.state, { is_volume_muted: data.is_volume_muted === true });
+    case 'lock.lock':
+      return set('locked');
+    case 'lock.unlock':
+      return set('unlocked');
+    default:
+      return null;
+  }
+}
+
+/** The state as people read it: units added, on/off capitalised. */
+export function formatState(entity: HaEntity): string {
+  const unit = entity.attributes.unit_of_measurement;
+  if (typeof unit === 'string' && unit) return `${entity.state} ${unit}`;
+  if (entity.domain === 'scene' || entity.domain === 'script') {
+    return entity.domain === 'script' && entity.state === 'on' ? 'Running' : 'Ready';
+  }
+  return entity.state.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+}
+
+export type StateTone = 'good' | 'bad' | 'warning' | 'neutral';
+
+export function stateTone(entity: HaEntity): StateTone {
+  const s = entity.state;
+  if (s === 'unavailable') return 'bad';
+  if (s === 'unknown') return 'warning';
+  if (['on', 'open', 'playing', 'heat', 'cool', 'heat_cool', 'home', 'unlocked'].includes(s)) return 'good';
+  return 'neutral';
+}
+
+/** "just now", "5 min ago", "3 h ago", "2 days ago". */
+export function relativeTime(iso: string, now: number): string {
+  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (seconds < 45) return 'just now';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return `${minutes} min ago`;
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return `${hours} h ago`;
+  const days = Math.round(hours / 24);
+  return `${days} day${days === 1 ? '' : 's'} ago`;
+}
+
+/** Spec §9: under 200 ms good, under 500 ms secondary, otherwise bad. */
+export function responseTimeTone(ms: number): 'good' | 'neutral' | 'bad' {
+  if (ms < HA_RESPONSE_GOOD_MS) return 'good';
+  if (ms < HA_RESPONSE_OK_MS) return 'neutral';
+  return 'bad';
+}
