@@ -57,6 +57,12 @@ import { createLlmStatusService, type LlmStatusProvider } from './features/llm-s
 import { createLlmFeature } from './features/llm/llm.feature.js';
 import { llmStatusRoutes } from './features/llm-status/llm-status.routes.js';
 import { haPatternsRoutes, type HaHealthProvider } from './features/ha-patterns/ha-patterns.routes.js';
+import { createHomeAssistantAdapter, type HomeAssistantAdapter } from './adapters/home-assistant.js';
+import { startHomeAssistant } from './features/home-assistant/home-assistant.service.js';
+import {
+  homeAssistantRoutes,
+  homeAssistantSettingsRoutes,
+} from './features/home-assistant/home-assistant.routes.js';
 import { createDiagnosticsService } from './features/diagnostics/diagnostics.service.js';
 import { diagnosticsRoutes } from './features/diagnostics/diagnostics.routes.js';
 import { createDockerAdapter, type DockerAdapter } from './adapters/docker.js';
@@ -101,6 +107,8 @@ export interface AppDeps {
   llmProviders?: () => LlmStatusProvider[];
   /** Home Assistant's health; the Home Assistant feature supplies it. Without it: not_configured. */
   haHealth?: HaHealthProvider;
+  /** Home Assistant's WebSocket and REST APIs; the feature connects with the stored URL and token. */
+  homeAssistant?: HomeAssistantAdapter;
   /** The agent's recent log lines, for the diagnostics bundle. */
   logRing?: LogRing;
   /** The Docker Engine API; by default the one at DOCKER_HOST. */
@@ -138,6 +146,11 @@ function apiRoutes(
     now: deps.now,
   });
   const settings = createSettingsRepository(deps.db, deps.now);
+  const homeAssistant = startHomeAssistant({
+    ...deps,
+    adapter: deps.homeAssistant ?? createHomeAssistantAdapter(),
+    settings,
+  });
   const usage = createUsageRepository(deps.db, deps.now);
   const metrics = createMetricsService({ ...deps.system, now: deps.now });
   const satellites = createSatellitesService({
@@ -265,7 +278,9 @@ function apiRoutes(
     .route('/llm', llm.routes)
     .route('/ollama', llm.ollamaProxy)
     .route('/vpn', vpnRoutes(vpn))
-    .route('/ha-patterns', haPatternsRoutes(deps.haHealth))
+    .route('/ha-patterns', haPatternsRoutes(deps.haHealth ?? homeAssistant.health))
+    .route('/ha', homeAssistantRoutes(homeAssistant))
+    .route('/settings/home-assistant', homeAssistantSettingsRoutes(homeAssistant))
     .route('/subscription', subscriptionRoutes(subscription))
     .route('/docker', docker.routes)
     .route(

@@ -11,6 +11,7 @@ import { createMetricsSampler } from './features/metrics/metrics-sampler.js';
 import { createLiveHub } from './live/hub.js';
 import { createSecretBox, loadOrCreateKey } from './lib/secret-box.js';
 import { createApp } from './app.js';
+import { createHomeAssistantAdapter } from './adapters/home-assistant.js';
 import { createSmtpMailer } from './adapters/mailer.js';
 import { createSessionService, startSessionPurge } from './features/auth/session.service.js';
 
@@ -50,6 +51,7 @@ const app = createApp({
   system: { info: systemInfo, sampler },
   live,
   logRing,
+  homeAssistant: createHomeAssistantAdapter(),
 });
 
 /** Browsers send only subscribe/unsubscribe messages: a few hundred bytes. */

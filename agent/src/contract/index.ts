@@ -9,6 +9,7 @@ export * from './status.js';
 export * from './subscription.js';
 export * from './system.js';
 export * from './docker.js';
+export * from './home-assistant.js';
 export * from './jetson.js';
 export * from './setup.js';
 export * from './nexus-management.js';

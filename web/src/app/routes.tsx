@@ -99,33 +99,27 @@ export const screens = {
     'Admin Diagnostics',
     async () => (await import('@/features/diagnostics')).DiagnosticsPage,
   ),
-  haLogbook: todo(
-    'HA Logbook',
-    "Home Assistant's logbook of what happened in your home, read through the hub.",
-  ),
-  haEntities: todo('HA Entities', 'Every Home Assistant entity and its state, searchable.'),
-  haConnectionTest: todo(
+  haLogbook: screen('HA Logbook', async () => (await import('@/features/home-assistant')).LogbookPage),
+  haEntities: screen('HA Entities', async () => (await import('@/features/home-assistant')).EntitiesPage),
+  haConnectionTest: screen(
     'HA Connection Test',
-    'Check that the hub reaches Home Assistant and how fast it answers.',
+    async () => (await import('@/features/home-assistant')).ConnectionTestPage,
   ),
   analytics: todo(
     'Behavioral Intelligence',
     "Patterns in your home's activity from Home Assistant's history, and the predictions drawn from them.",
   ),
-  homeAssistant: todo(
-    'HA Devices',
-    'Your Home Assistant devices and their entities, controlled from the console.',
-  ),
-  homeAssistantDevices: todo(
+  homeAssistant: screen('HA Devices', async () => (await import('@/features/home-assistant')).HaDevicesPage),
+  homeAssistantDevices: screen(
     'Home Assistant Devices',
-    'Your Home Assistant devices grouped by area, with their entities.',
+    async () => (await import('@/features/home-assistant')).HomeAssistantDevicesPage,
   ),
-  haUnified: todo(
-    'Home Assistant',
-    'Connect the hub to Home Assistant, test and troubleshoot the connection, and see a summary of your setup.',
-  ),
+  haUnified: screen('Home Assistant', async () => (await import('@/features/home-assistant')).HaUnifiedPage),
   unifiTeleport: todo('UniFi Teleport', 'Reach the hub from outside your home through UniFi Teleport.'),
-  haDeviceControl: todo('HA Device Control', 'Switch and adjust single Home Assistant devices.'),
+  haDeviceControl: screen(
+    'HA Device Control',
+    async () => (await import('@/features/home-assistant')).DeviceControlPage,
+  ),
   nexusManagement: screen(
     'Nexus Management',
     async () => (await import('@/features/diagnostics')).DiagnosticsPage,
