@@ -10,6 +10,8 @@ command -v chromium >/dev/null 2>&1 || [ -x /usr/bin/chromium ] || missing+=(chr
 command -v podman >/dev/null 2>&1 || missing+=(podman)
 command -v runc >/dev/null 2>&1 || missing+=(runc)
 dpkg-query -W -f='${Status}' busybox-static 2>/dev/null | grep -q 'ok installed' || missing+=(busybox-static)
+# tests/unit/appliance.test.ts runs shellcheck on scripts/*.sh.
+command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then

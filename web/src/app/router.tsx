@@ -3,6 +3,7 @@ import { Route, Switch, matchRoute, useLocation, useRouter } from 'wouter';
 import { Spinner } from '@/components/ui/spinner';
 import { useAuth } from '@/features/auth/auth-provider';
 import { NotFoundScreen } from '@/features/not-found/not-found-screen';
+import { SetupGate } from '@/features/setup/components/setup-gate';
 import { AppShell } from './layout/app-shell';
 import { signedInRoutes, signedOutRoutes, screens, type RouteDef } from './routes';
 import type { ScreenDef } from './screen';
@@ -139,7 +140,8 @@ export function AppRouter() {
   return (
     <>
       <ScrollToTopOnNavigate />
-      {user ? <SignedInRoutes /> : <SignedOutRoutes />}
+      {/* First boot: while no account exists, every visitor gets the setup wizard at /install (features/setup). */}
+      <SetupGate signedIn={user !== null}>{user ? <SignedInRoutes /> : <SignedOutRoutes />}</SetupGate>
     </>
   );
 }

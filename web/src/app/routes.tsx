@@ -120,19 +120,20 @@ export const screens = {
     'HA Device Control',
     async () => (await import('@/features/home-assistant')).DeviceControlPage,
   ),
-  nexusManagement: screen(
-    'Nexus Management',
-    async () => (await import('@/features/diagnostics')).DiagnosticsPage,
-  ),
-  nexusSetup: todo(
-    'Nexus Setup',
-    'First-boot setup of the hub: the owner account, the network and the services it runs.',
-  ),
+  // Its /nexus-status section is the diagnostics screen (spec §2 puts both on one screen).
+  nexusManagement: screen('Nexus Management', async () => {
+    const [{ nexusManagementScreen }, { DiagnosticsPage }] = await Promise.all([
+      import('@/features/nexus-management'),
+      import('@/features/diagnostics'),
+    ]);
+    return nexusManagementScreen(DiagnosticsPage);
+  }),
+  nexusSetup: screen('Nexus Setup', async () => (await import('@/features/setup')).SetupPage),
   nexusDeploy: screen('Nexus Deploy', async () => (await import('@/features/deploy')).DeployPage),
   nexusLogs: screen('Nexus Logs', async () => (await import('@/features/docker')).LogsPage),
   nexusDocker: screen('Nexus Docker', async () => (await import('@/features/docker')).DockerPage),
   nexusControl: screen('Nexus Control', async () => (await import('@/features/docker')).ControlPage),
-  multiNexus: todo('Multi-Nexus', 'Several hubs side by side.'),
+  multiNexus: screen('Multi-Nexus', async () => (await import('@/features/nexus-management')).HubsPage),
   satelliteManagement: todo(
     'Satellite Management',
     'Pair voice satellites, see their signal strength and active wake word, and configure them.',

@@ -35,7 +35,10 @@ const TOKEN_TOUCH_INTERVAL_MS = 60_000;
 const TOKEN_PREFIX = 'nxh_';
 /** The catalog's stacks are named nexus-<app> (docker/catalog.json). */
 const HUB_STACK_PREFIX = 'nexus-';
+/** compose.yaml's project: the agent and the services of its profiles, one entry per compose service. */
+const APPLIANCE_PROJECT = 'nexus';
 const COMPOSE_PROJECT_LABEL = 'com.docker.compose.project';
+const COMPOSE_SERVICE_LABEL = 'com.docker.compose.service';
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -216,11 +219,18 @@ export function createNexusManagementService(deps: NexusManagementDeps) {
         const stacks = new Map<string, { running: number; total: number }>();
         for (const c of containers.value) {
           const project = c.Labels?.[COMPOSE_PROJECT_LABEL];
-          if (!project?.startsWith(HUB_STACK_PREFIX)) continue;
-          const entry = stacks.get(project) ?? { running: 0, total: 0 };
+          const service = c.Labels?.[COMPOSE_SERVICE_LABEL];
+          const key =
+            project === APPLIANCE_PROJECT && service
+              ? `${project}/${service}`
+              : project?.startsWith(HUB_STACK_PREFIX)
+                ? project
+                : null;
+          if (!key) continue;
+          const entry = stacks.get(key) ?? { running: 0, total: 0 };
           entry.total += 1;
           if (c.State === 'running') entry.running += 1;
-          stacks.set(project, entry);
+          stacks.set(key, entry);
         }
         for (const [project, { running, total }] of [...stacks].sort(([a], [b]) => a.localeCompare(b))) {
           services.push({

@@ -1,0 +1,98 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  POLL_INTERVALS_MS,
+  REMOTE_HUB_POLL_MS,
+  accessTokenListSchema,
+  createdAccessTokenSchema,
+  hubDebugSchema,
+  hubOverviewSchema,
+  jetsonReportSchema,
+  remoteHubListSchema,
+  remoteHubSchema,
+  selfTestSchema,
+  type HubIdentityInput,
+  type RemoteHubInput,
+} from '@nexus/agent/contract';
+import { apiJson } from '@/lib/request';
+
+/** Nexus management's calls (agent: features/nexus-management, features/jetson). */
+export const NEXUS_PATHS = {
+  overview: '/api/nexus/overview',
+  identity: '/api/nexus/identity',
+  selfTest: '/api/nexus/self-test',
+  debug: '/api/nexus/debug',
+  hubs: '/api/nexus/hubs',
+  accessTokens: '/api/nexus/access-tokens',
+  jetson: '/api/diagnostics/jetson',
+  bundle: '/api/diagnostics/bundle',
+} as const;
+
+/** The Jetson check refreshes its temperatures, clocks and rails this often while open. */
+export const JETSON_REFRESH_MS = 10_000;
+
+export const nexusKeys = {
+  overview: [NEXUS_PATHS.overview] as const,
+  debug: [NEXUS_PATHS.debug] as const,
+  hubs: [NEXUS_PATHS.hubs] as const,
+  accessTokens: [NEXUS_PATHS.accessTokens] as const,
+  jetson: [NEXUS_PATHS.jetson] as const,
+};
+
+export const overviewQueryOptions = () =>
+  queryOptions({
+    queryKey: nexusKeys.overview,
+    queryFn: async () => hubOverviewSchema.parse(await apiJson<unknown>('GET', NEXUS_PATHS.overview)),
+    // Service health moves at the pace of the dashboard's Nexus card.
+    refetchInterval: POLL_INTERVALS_MS.nexusStatus,
+  });
+
+export const debugQueryOptions = () =>
+  queryOptions({
+    queryKey: nexusKeys.debug,
+    queryFn: async () => hubDebugSchema.parse(await apiJson<unknown>('GET', NEXUS_PATHS.debug)),
+  });
+
+export const jetsonQueryOptions = (live: boolean) =>
+  queryOptions({
+    queryKey: nexusKeys.jetson,
+    queryFn: async () => jetsonReportSchema.parse(await apiJson<unknown>('GET', NEXUS_PATHS.jetson)),
+    refetchInterval: live ? JETSON_REFRESH_MS : false,
+  });
+
+export const hubsQueryOptions = () =>
+  queryOptions({
+    queryKey: nexusKeys.hubs,
+    queryFn: async () => remoteHubListSchema.parse(await apiJson<unknown>('GET', NEXUS_PATHS.hubs)).hubs,
+    refetchInterval: REMOTE_HUB_POLL_MS,
+  });
+
+export const accessTokensQueryOptions = (enabled: boolean) =>
+  queryOptions({
+    queryKey: nexusKeys.accessTokens,
+    queryFn: async () =>
+      accessTokenListSchema.parse(await apiJson<unknown>('GET', NEXUS_PATHS.accessTokens)).tokens,
+    enabled,
+  });
+
+export const runSelfTest = async () =>
+  selfTestSchema.parse(await apiJson<unknown>('POST', NEXUS_PATHS.selfTest));
+
+export const saveIdentity = async (input: HubIdentityInput) =>
+  hubOverviewSchema.parse(await apiJson<unknown>('PUT', NEXUS_PATHS.identity, input));
+
+export const addHub = async (input: RemoteHubInput) =>
+  remoteHubSchema.parse(await apiJson<unknown>('POST', NEXUS_PATHS.hubs, input));
+
+export const refreshHub = async (id: number) =>
+  remoteHubSchema.parse(await apiJson<unknown>('POST', `${NEXUS_PATHS.hubs}/${id}/refresh`));
+
+export const removeHub = async (id: number) => {
+  await apiJson<unknown>('DELETE', `${NEXUS_PATHS.hubs}/${id}`);
+};
+
+export const createAccessToken = async (name: string) =>
+  createdAccessTokenSchema.parse(await apiJson<unknown>('POST', NEXUS_PATHS.accessTokens, { name }));
+
+export const revokeAccessToken = async (id: number) => {
+  await apiJson<unknown>('DELETE', `${NEXUS_PATHS.accessTokens}/${id}`);
+};

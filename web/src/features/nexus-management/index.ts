@@ -1,0 +1,2 @@
+export { NexusManagementPage, nexusManagementScreen } from './components/nexus-management-page';
+export { HubsPage } from './components/hubs-page';

@@ -1,0 +1,2 @@
+export { SetupPage } from './components/setup-page';
+export { InstallWizard } from './components/install-wizard';
