@@ -12,6 +12,7 @@ import { createLiveHub } from './live/hub.js';
 import { createSecretBox, loadOrCreateKey } from './lib/secret-box.js';
 import { createApp } from './app.js';
 import { createHomeAssistantAdapter } from './adapters/home-assistant.js';
+import { createDockerAdapter } from './adapters/docker.js';
 import { createSmtpMailer } from './adapters/mailer.js';
 import { createSessionService, startSessionPurge } from './features/auth/session.service.js';
 
@@ -52,6 +53,7 @@ const app = createApp({
   live,
   logRing,
   homeAssistant: createHomeAssistantAdapter(),
+  docker: createDockerAdapter(env.DOCKER_HOST),
 });
 
 /** Browsers send only subscribe/unsubscribe messages: a few hundred bytes. */
