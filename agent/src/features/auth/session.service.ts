@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, lt, ne } from 'drizzle-orm';
+import { and, eq, lt, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { sessions, users, type UserRow } from './auth.table.js';
+import type BetterSqlite3 from 'better-sqlite3';
+import { sessions, users, type SessionRow, type UserRow } from './auth.table.js';
 
 export const SESSION_COOKIE = 'nexus_session';
 /** "Remember me for 30 days" (spec §9). */
@@ -30,6 +31,37 @@ export interface CreatedSession {
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export function createSessionService(db: Db, now: () => number = Date.now) {
+  // Every API request resolves its cookie: the query is built and compiled by SQLite once, on first
+  // use, instead of on every request (that was most of a request's CPU time).
+  let findSession: ReturnType<typeof prepareFindSession> | null = null;
+  function prepareFindSession() {
+    return db
+      .select({ session: sessions, user: users })
+      .from(sessions)
+      .innerJoin(users, eq(users.id, sessions.userId))
+      .where(eq(sessions.idHash, sql.placeholder('idHash')))
+      .prepare();
+  }
+
+  // The rows of recent lookups, valid only while the database is exactly as it was when they were
+  // read: this connection has written nothing since (total_changes()) and no other connection, such
+  // as the CLI, has committed (PRAGMA data_version). A burst of requests then costs one query and
+  // gets the very answers the query would give; any write anywhere simply empties it.
+  const recent = new Map<string, { session: SessionRow; user: UserRow }>();
+  const RECENT_MAX = 1000;
+  let recentVersion = '';
+  let readVersion: (() => string) | null = null;
+  function databaseVersion(): string {
+    if (!readVersion) {
+      // drizzle() hands its better-sqlite3 connection out as $client; its type leaves it off Db.
+      const client = (db as unknown as { $client: BetterSqlite3.Database }).$client;
+      const changes = client.prepare('select total_changes()').pluck();
+      const dataVersion = client.prepare('pragma data_version').pluck();
+      readVersion = () => `${changes.get()}:${dataVersion.get()}`;
+    }
+    return readVersion();
+  }
+
   return {
     create(
       userId: number,
@@ -57,13 +89,19 @@ export function createSessionService(db: Db, now: () => number = Date.now) {
     validate(token: string): SessionUser | null {
       if (!token || token.length > 128) return null;
       const idHash = hashToken(token);
-      const row = db
-        .select({ session: sessions, user: users })
-        .from(sessions)
-        .innerJoin(users, eq(users.id, sessions.userId))
-        .where(eq(sessions.idHash, idHash))
-        .get();
-      if (!row) return null;
+      const version = databaseVersion();
+      if (version !== recentVersion) {
+        recent.clear();
+        recentVersion = version;
+      }
+      let row = recent.get(idHash);
+      if (!row) {
+        findSession ??= prepareFindSession();
+        row = findSession.get({ idHash });
+        if (!row) return null;
+        if (recent.size >= RECENT_MAX) recent.clear();
+        recent.set(idHash, row);
+      }
       const t = now();
       if (row.session.expiresAt.getTime() <= t) {
         db.delete(sessions).where(eq(sessions.idHash, idHash)).run();

@@ -16,6 +16,8 @@ import type { MetricsSampler } from './metrics-sampler.js';
 const STALE_SAMPLE_MS = 5_000;
 /** Interfaces and sockets start processes to read: shared between requests for this long. */
 const NETWORK_TTL_MS = 10_000;
+/** Boot time and host name are re-read this often (a clock step or a rename shows within a minute). */
+const FACTS_TTL_MS = 60_000;
 
 /** Ports of the services a Nexus hub runs, to name them on the network screen. */
 export const KNOWN_SERVICE_PORTS: Readonly<Record<number, string>> = {
@@ -87,12 +89,23 @@ export function createMetricsService(deps: {
   let networkCache: NetworkReading | null = null;
   let networkInFlight: Promise<NetworkReading> | null = null;
 
+  // The boot time is read once a minute and uptime derived from it, so no request reads /proc.
+  let boot: { at: number; bootMs: number } | null = null;
+  let hostname: { at: number; name: string } | null = null;
+  function bootMs(): number {
+    const t = now();
+    if (!boot || t - boot.at > FACTS_TTL_MS) boot = { at: t, bootMs: t - info.uptimeSeconds() * 1000 };
+    return boot.bootMs;
+  }
+  function host(): string {
+    const t = now();
+    if (!hostname || t - hostname.at > FACTS_TTL_MS) hostname = { at: t, name: info.hostname() };
+    return hostname.name;
+  }
+
   function uptime(): SystemUptime {
-    const seconds = info.uptimeSeconds();
-    return {
-      uptime: Math.floor(seconds),
-      bootTime: new Date(now() - seconds * 1000).toISOString(),
-    };
+    const b = bootMs();
+    return { uptime: Math.floor((now() - b) / 1000), bootTime: new Date(b).toISOString() };
   }
 
   async function readNetwork(): Promise<NetworkReading> {
@@ -116,8 +129,8 @@ export function createMetricsService(deps: {
       return nexusStatusFrom({
         sample,
         at: now(),
-        hostname: info.hostname(),
-        uptime: info.uptimeSeconds(),
+        hostname: host(),
+        uptime: (now() - bootMs()) / 1000,
         defaultRouteUp: route !== null && linkUp(operstate),
         rootDiskPercent: root?.usePercent ?? null,
       });
@@ -166,7 +179,7 @@ export function createMetricsService(deps: {
       const { route } = sampler.network();
       const rates = sampler.interfaceRates();
       return {
-        hostname: info.hostname(),
+        hostname: host(),
         interfaces: interfaces.map((i) => ({
           ...i,
           isDefault: route ? i.name === route.iface : i.isDefault,
