@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../support/agent.js';
@@ -523,5 +524,74 @@ describe('an unreachable engine', () => {
     } finally {
       await down.stop();
     }
+  });
+});
+
+describe('deploying from the app catalog', () => {
+  const fixtureCatalog = fileURLToPath(new URL('../fixtures/docker-catalog', import.meta.url));
+  const stacks = ['it-catalog-web', 'it-catalog-wyoming'];
+  let catalogAgent: RunningAgent;
+  let admin: Client;
+
+  beforeAll(async () => {
+    cleanUpDocker({ projects: stacks });
+    catalogAgent = await startAgent({ env: { DOCKER_HOST: dockerHost, NEXUS_CATALOG_DIR: fixtureCatalog } });
+    admin = new Client(catalogAgent.url);
+    await signUp(admin, { name: 'Catalog Admin' });
+  });
+  afterAll(async () => {
+    await catalogAgent?.stop();
+    cleanUpDocker({ projects: stacks });
+  });
+
+  it('deploys an app with its settings and probes it over HTTP, then applies new settings', async () => {
+    const port = String(await freePort());
+    const res = await admin.post('/api/docker/catalog/test-web/deploy', {
+      settings: { WEB_PORT: port, GREETING: 'first' },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.deployment).toMatchObject({
+      stack: 'it-catalog-web',
+      catalogApp: 'test-web',
+      result: 'success',
+    });
+    expect(res.json.probe).toMatchObject({ ok: true, target: `http://127.0.0.1:${port}/index.html` });
+    expect(await (await fetch(`http://127.0.0.1:${port}/index.html`)).text()).toBe('first\n');
+
+    const listed = (await admin.get('/api/docker/catalog')).json.apps.find(
+      (a: { id: string }) => a.id === 'test-web',
+    );
+    expect(listed.deployed).toMatchObject({
+      name: 'it-catalog-web',
+      status: 'running',
+      catalogApp: 'test-web',
+    });
+
+    // Deploying a deployed app applies the new settings to it (a redeploy).
+    const again = await admin.post('/api/docker/catalog/test-web/deploy', {
+      settings: { WEB_PORT: port, GREETING: 'second' },
+    });
+    expect(again.status, again.text).toBe(201);
+    expect(again.json.deployment.action).toBe('redeploy');
+    expect(await (await fetch(`http://127.0.0.1:${port}/index.html`)).text()).toBe('second\n');
+    expect((await admin.post('/api/docker/catalog/test-web/probe')).json.ok).toBe(true);
+  });
+
+  it('probes a Wyoming service with describe → info, streaming the result', async () => {
+    const port = String(await freePort());
+    const res = await admin.request(
+      'POST',
+      '/api/docker/catalog/test-wyoming/deploy',
+      { settings: { WYOMING_PORT: port } },
+      { accept: 'application/x-ndjson' },
+    );
+    expect(res.status).toBe(200);
+    const events = res.text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(events.find((e) => e.type === 'started')).toMatchObject({ service: 'wyoming' });
+    expect(events.find((e) => e.type === 'health')).toMatchObject({ ok: true, service: 'test-wyoming' });
+    expect(events.at(-1)).toMatchObject({ type: 'done', deployment: { result: 'success' } });
   });
 });
