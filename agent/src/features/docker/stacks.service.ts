@@ -546,10 +546,7 @@ export function createStacksService(deps: {
         outcome.standing = await standing(input.name);
         return repo.finishDeployment(id, 'success', plan.warnings.join(' ') || null, outcome);
       } catch (err) {
-        emit({
-          type: 'step',
-          message: `Deployment failed: ${(err as Error).message}. Removing what it created.`,
-        });
+        if (outcome.created.length) emit({ type: 'step', message: 'Removing what this deployment created' });
         await rollback(outcome, emit);
         outcome.standing = await standing(input.name);
         throw failed(id, err, outcome);
@@ -604,10 +601,7 @@ export function createStacksService(deps: {
         outcome.standing = await standing(name);
         return repo.finishDeployment(id, 'success', plan.warnings.join(' ') || null, outcome);
       } catch (err) {
-        emit({
-          type: 'step',
-          message: `Redeployment failed: ${(err as Error).message}. Restoring the previous containers.`,
-        });
+        emit({ type: 'step', message: 'Restoring the previous containers' });
         await rollback(outcome, emit);
         for (const c of aside.reverse()) {
           try {
