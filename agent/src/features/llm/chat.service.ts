@@ -277,6 +277,19 @@ export function createChatService(deps: {
           async *events() {
             let content = '';
             let result = session.first;
+            // A provider that goes quiet mid-answer for the rule's timeout is stalled: one timer,
+            // pushed back by every chunk, stops it (cheaper than a race per chunk).
+            // Time spent handing a chunk to a slow browser does not count: then it just re-arms.
+            let stalled = false;
+            let waiting = false;
+            const watchdog = setTimeout(() => {
+              if (!waiting) {
+                watchdog.refresh();
+                return;
+              }
+              stalled = true;
+              session.stream.abort();
+            }, timeoutMs);
             try {
               for (;;) {
                 if (result.done) {
@@ -295,9 +308,15 @@ export function createChatService(deps: {
                   yield { type: 'done', messageId, counters: chunk.counters };
                   return;
                 }
-                result = await nextWithin(session.iterator, timeoutMs, session.providerName);
+                watchdog.refresh();
+                waiting = true;
+                result = await session.iterator.next();
+                waiting = false;
               }
-            } catch (err) {
+            } catch (caught) {
+              const err = stalled
+                ? new UpstreamError(`${session.providerName} sent nothing for ${timeoutMs} ms`, 'timeout')
+                : caught;
               if (stopped) {
                 finish('stopped', content, null);
                 return;
@@ -311,6 +330,7 @@ export function createChatService(deps: {
                 status: http instanceof HttpError ? http.status : 502,
               };
             } finally {
+              clearTimeout(watchdog);
               // The consumer went away without stop() (e.g. the response failed to write).
               if (!stopped) session.stream.abort();
               session.end('served');
