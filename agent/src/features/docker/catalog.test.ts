@@ -44,8 +44,13 @@ describe('the app catalog in docker/', () => {
   it('checks form settings against the fields', () => {
     const whisper = catalog.apps.find((a) => a.id === 'wyoming-whisper')!;
     expect(resolveSettings(whisper, { WHISPER_PORT: '10301' }).WHISPER_PORT).toBe('10301');
-    for (const bad of [{ WHISPER_PORT: '70000' }, { WHISPER_MODEL: 'huge' }, { NOT_A_FIELD: 'x' }]) {
-      expect(() => resolveSettings(whisper, bad)).toThrow(HttpError);
+    const bad: Record<string, string>[] = [
+      { WHISPER_PORT: '70000' },
+      { WHISPER_MODEL: 'huge' },
+      { NOT_A_FIELD: 'x' },
+    ];
+    for (const settings of bad) {
+      expect(() => resolveSettings(whisper, settings)).toThrow(HttpError);
     }
   });
 });
