@@ -10,15 +10,32 @@ const InstallWizard = lazy(async () => ({ default: (await import('./install-wiza
 export const INSTALL_PATH = '/install';
 
 /**
+ * Pages a visitor may open on a hub that is not set up yet. The sign-in screen stays reachable
+ * because registering the first account there makes its owner the superadmin, which completes
+ * setup as the wizard does; the public information pages (help, docs, pricing, legal,
+ * crowdsourcing) must not be hidden behind a wizard meant for the owner.
+ */
+const REACHABLE_BEFORE_SETUP = [
+  /^\/auth$/,
+  /^\/forgot-password$/,
+  /^\/reset-password$/,
+  /^\/(help|docs|pricing|checkout|privacy|terms)$/,
+  /^\/crowdsource(\/[^/]+)?$/,
+];
+
+export const reachableBeforeSetup = (path: string) => REACHABLE_BEFORE_SETUP.some((re) => re.test(path));
+
+/**
  * First boot: while the hub has no account (and the wizard was not skipped for the sign-in
- * screen), every visitor gets the setup wizard, at /install whatever address they opened. Once
+ * screen), every visitor gets the setup wizard, at /install whatever console address they opened
+ * (the pages in REACHABLE_BEFORE_SETUP excepted). Once
  * any account exists, including one registered on the sign-in screen, the console's own routes
  * (`children`) take over. Signed-in visitors never wait for the check: an account exists.
  */
 export function SetupGate({ signedIn, children }: { signedIn: boolean; children: ReactNode }) {
   const status = useQuery({ ...setupStatusQueryOptions(), enabled: !signedIn });
   const [location, navigate] = useLocation();
-  const needsSetup = !signedIn && status.data?.needsSetup === true;
+  const needsSetup = !signedIn && status.data?.needsSetup === true && !reachableBeforeSetup(location);
 
   useEffect(() => {
     if (needsSetup && location !== INSTALL_PATH) navigate(INSTALL_PATH, { replace: true });
@@ -30,7 +47,7 @@ export function SetupGate({ signedIn, children }: { signedIn: boolean; children:
       <Spinner className="size-8 text-muted-foreground" />
     </div>
   );
-  if (status.isPending) return spinner;
+  if (status.isPending && !reachableBeforeSetup(location)) return spinner;
   // A failed check must not lock anyone out: the console's routes decide then.
   if (!needsSetup) return <>{children}</>;
   return (
