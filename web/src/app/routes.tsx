@@ -121,13 +121,11 @@ export const screens = {
     async () => (await import('@/features/home-assistant')).DeviceControlPage,
   ),
   // Its /nexus-status section is the diagnostics screen (spec §2 puts both on one screen).
-  nexusManagement: screen('Nexus Management', async () => {
-    const [{ nexusManagementScreen }, { DiagnosticsPage }] = await Promise.all([
-      import('@/features/nexus-management'),
-      import('@/features/diagnostics'),
-    ]);
-    return nexusManagementScreen(DiagnosticsPage);
-  }),
+  nexusManagement: screen('Nexus Management', async () =>
+    (await import('@/features/nexus-management')).nexusManagementScreen(
+      async () => (await import('@/features/diagnostics')).DiagnosticsPage,
+    ),
+  ),
   nexusSetup: screen('Nexus Setup', async () => (await import('@/features/setup')).SetupPage),
   nexusDeploy: screen('Nexus Deploy', async () => (await import('@/features/deploy')).DeployPage),
   nexusLogs: screen('Nexus Logs', async () => (await import('@/features/docker')).LogsPage),

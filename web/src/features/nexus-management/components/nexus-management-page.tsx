@@ -1,6 +1,7 @@
-import type { ComponentType } from 'react';
+import { Suspense, lazy, type ComponentType } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Activity, Bug, Cpu, FlaskConical, LayoutDashboard, Network } from 'lucide-react';
+import { Spinner } from '@/components/ui/spinner';
 import { useAuth } from '@/features/auth';
 import { cn } from '@/lib/utils';
 import { DebugPanel } from './debug-panel';
@@ -113,11 +114,26 @@ export function NexusManagementPage({
 
 /**
  * The screen for the route table, with the live status section drawn by another feature's page
- * (the table composes features; features do not import each other).
+ * (the table composes features; features do not import each other). That page loads only when
+ * the section is opened, so the other sections never wait for it or depend on it.
  */
-export function nexusManagementScreen(liveStatus: ComponentType<{ signedIn: boolean }>) {
+export function nexusManagementScreen(loadLiveStatus: () => Promise<ComponentType<{ signedIn: boolean }>>) {
+  const LiveStatus = lazy(async () => ({ default: await loadLiveStatus() }));
+  function LiveStatusSection({ signedIn }: { signedIn: boolean }) {
+    return (
+      <Suspense
+        fallback={
+          <div className="grid min-h-[50vh] place-items-center">
+            <Spinner className="size-8 text-muted-foreground" />
+          </div>
+        }
+      >
+        <LiveStatus signedIn={signedIn} />
+      </Suspense>
+    );
+  }
   function NexusManagementScreen() {
-    return <NexusManagementPage liveStatus={liveStatus} />;
+    return <NexusManagementPage liveStatus={LiveStatusSection} />;
   }
   return NexusManagementScreen;
 }
