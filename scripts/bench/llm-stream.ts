@@ -10,6 +10,8 @@
  * "agent" is POST /api/llm/chat read as server-sent events, as the console does. Per-chunk
  * latency = received − written; the agent's overhead is the difference between the two.
  */
+import fs from 'node:fs';
+import os from 'node:os';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { Ollama } from 'ollama';
 import { startAgent } from '../../tests/support/agent.js';
@@ -36,6 +38,13 @@ sim.answer = () => Array.from({ length: chunkCount }, (_, i) => `w${i}`).join(' 
 /** sentAt[chat][chunk]: when the simulator wrote the chunk. */
 const sentAt: number[][] = [];
 sim.onChunk = (chat, i) => ((sentAt[chat] ??= [])[i] = performance.now());
+
+/** CPU milliseconds the agent process has used so far (user + system, from /proc). */
+const CLOCK_TICK_MS = 10; // USER_HZ is 100 on Linux
+function agentCpuMs(): number {
+  const fields = fs.readFileSync(`/proc/${agent.process.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -103,9 +112,12 @@ await direct();
 await viaAgent();
 const directLat: number[] = [];
 const agentLat: number[] = [];
+let agentCpu = 0;
 for (let round = 0; round < ROUNDS; round++) {
   directLat.push(...latencies(await direct()));
+  const cpuBefore = agentCpuMs();
   agentLat.push(...latencies(await viaAgent()));
+  agentCpu += agentCpuMs() - cpuBefore;
 }
 const d = summary(directLat);
 const a = summary(agentLat);
@@ -114,11 +126,22 @@ const a = summary(agentLat);
 chunkCount = CONCURRENT_CHUNKS;
 sim.chunkDelayMs = CONCURRENT_DELAY_MS;
 sim.maxActiveChats = 0;
+const maxGap = (received: number[]) => Math.max(...received.slice(1).map((t, i) => t - received[i]!));
 const single = await viaAgent();
 const singleMs = single.received.at(-1)! - sentAt[single.chat]![0]!;
+// The same 20 chats straight from Ollama: what this machine does without the agent in between.
+const directStarted = performance.now();
+const directResults = await Promise.all(Array.from({ length: CONCURRENT }, () => direct()));
+const directWallMs = performance.now() - directStarted;
+const directGaps = summary(directResults.map((r) => maxGap(r.received)));
+const cpuBefore = agentCpuMs();
+const benchCpuBefore = process.cpuUsage();
 const started = performance.now();
 const results = await Promise.all(Array.from({ length: CONCURRENT }, () => viaAgent()));
 const wallMs = performance.now() - started;
+const concurrentCpuMs = agentCpuMs() - cpuBefore;
+const benchCpu = process.cpuUsage(benchCpuBefore);
+const benchCpuMs = (benchCpu.user + benchCpu.system) / 1000;
 const perChat = results.map((r) => {
   const gaps = r.received.slice(1).map((t, i) => t - r.received[i]!);
   return {
@@ -134,11 +157,19 @@ const gaps = summary(perChat.map((c) => c.maxGapMs));
 const firsts = summary(perChat.map((c) => c.firstMs));
 
 const out = {
+  machine: {
+    cores: os.cpus().length,
+    loadAverage: os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' '),
+  },
   perChunk: {
     chunks: d.n,
     chunkDelayMs: CHUNK_DELAY_MS,
     directMs: { mean: fmt(d.mean), p50: fmt(d.p50), p95: fmt(d.p95), p99: fmt(d.p99) },
     agentMs: { mean: fmt(a.mean), p50: fmt(a.p50), p95: fmt(a.p95), p99: fmt(a.p99) },
+    agentCpuMsPerChunk: fmt(agentCpu / a.n),
     overheadMs: {
       mean: fmt(a.mean - d.mean),
       p50: fmt(a.p50 - d.p50),
@@ -151,6 +182,12 @@ const out = {
     chunksEach: CONCURRENT_CHUNKS,
     chunkDelayMs: CONCURRENT_DELAY_MS,
     streamingAtOnceAtOllama: sim.maxActiveChats,
+    directWallMs: Math.round(directWallMs),
+    directLargestGapMs: { p50: fmt(directGaps.p50), max: fmt(directGaps.max) },
+    singleChatLargestGapMs: fmt(maxGap(single.received)),
+    agentCpuPercentOfOneCore: Math.round((concurrentCpuMs / wallMs) * 100),
+    /** The simulator and the 20 clients share this process. */
+    benchCpuPercentOfOneCore: Math.round((benchCpuMs / wallMs) * 100),
     singleChatMs: Math.round(singleMs),
     wallMs: Math.round(wallMs),
     perChatDurationMs: { p50: Math.round(durations.p50), max: Math.round(durations.max) },
