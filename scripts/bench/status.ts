@@ -1,0 +1,294 @@
+/**
+ * Benchmark: the agent idle with one browser connected, and /api/nexus/status under load.
+ *
+ *   npx tsx scripts/bench/status.ts [--idle-seconds 30] [--seconds 5] [--rounds 3] [--connections 50]
+ *
+ * Builds and starts the real agent (production settings, LOG_LEVEL info, a fresh data directory),
+ * registers an account, then:
+ *
+ * 1. Idle: one WebSocket subscribed to `metrics` (what an open dashboard tab does) for
+ *    --idle-seconds; the agent's CPU time from /proc/<pid>/stat (its own, and that of the child
+ *    processes it started and reaped, e.g. `df`) and its resident memory from /proc/<pid>/status.
+ * 2. Load: autocannon with --connections connections against a bare node:http server (its own
+ *    process) answering the very bytes /api/nexus/status answered, and against the agent's
+ *    /api/nexus/status with the session cookie, alternating in --rounds rounds of --seconds each on
+ *    the same machine in the same run. Reports the medians and the agent/bare ratios.
+ *
+ * Targets (the issue): idle under 1 % of one core and under 100 MB RSS; under load at least 60 %
+ * of the bare server's requests per second, p99 at most 2x the bare server's, no errors.
+ */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import WebSocket from 'ws';
+
+const { values } = parseArgs({
+  options: {
+    'idle-seconds': { type: 'string', default: '30' },
+    seconds: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+  },
+});
+const IDLE_SECONDS = Number(values['idle-seconds']);
+const SECONDS = Number(values.seconds);
+const ROUNDS = Number(values.rounds);
+const CONNECTIONS = Number(values.connections);
+const CLOCK_TICKS_PER_SECOND = 100; // `getconf CLK_TCK` on Linux
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+function cpuTicks(pid: number): { self: number; children: number } {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may contain spaces) start after the last ')'.
+  const f = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
+  return { self: f[11]! + f[12]!, children: f[13]! + f[14]! };
+}
+
+function memory(pid: number): { rssMiB: number; peakMiB: number } {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rssMiB: kb('VmRSS') / 1024, peakMiB: kb('VmHWM') / 1024 };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHttp(url: string, child: ChildProcess): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`${url}: the process exited with ${child.exitCode}`);
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await sleep(50);
+    }
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+/** The bare reference: node:http answering fixed bytes, nothing else. */
+const BARE_SERVER = `
+const http = require('node:http');
+const fs = require('node:fs');
+const body = fs.readFileSync(process.argv[1]);
+http.createServer((req, res) => {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+  res.end(body);
+}).listen(Number(process.argv[2]), '127.0.0.1');
+`;
+
+interface Round {
+  rps: number;
+  p99: number;
+  p50: number;
+  errors: number;
+  non2xx: number;
+  timeouts: number;
+}
+
+async function cannon(url: string, headers: Record<string, string>, seconds: number): Promise<Round> {
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, headers });
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    p50: result.latency.p50,
+    errors: result.errors,
+    non2xx: result.non2xx,
+    timeouts: result.timeouts,
+  };
+}
+
+/**
+ * The environment `npm start` launches the agent with (the systemd unit and the image set the same),
+ * read from package.json so the benchmark measures the agent as it ships.
+ */
+function launchEnvironment(): Record<string, string> {
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
+  const command = pkg.scripts.start!.split('&&').at(-1)!.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  for (const word of command) {
+    const match = /^([A-Z_]+)=(.*)$/.exec(word);
+    if (!match) break;
+    env[match[1]!] = match[2]!;
+  }
+  return env;
+}
+
+async function main() {
+  execFileSync('npx', ['tsc', '-b', 'agent'], { cwd: repoRoot, stdio: 'inherit' });
+  const launchEnv = launchEnvironment();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-bench-'));
+  const port = await freePort();
+  const logFile = path.join(dataDir, 'agent.log');
+  const logFd = fs.openSync(logFile, 'a');
+  // Logs go to a file, as they would go to journald: nothing in this process has to read them.
+  const agentProcess = spawn(process.execPath, [path.join(repoRoot, 'agent/dist/main.js')], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      NEXUS_DATA_DIR: dataDir,
+      LOG_LEVEL: 'info',
+      ...launchEnv,
+    },
+    stdio: ['ignore', logFd, logFd],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const bareProcess: { child: ChildProcess | null } = { child: null };
+  try {
+    await waitForHttp(`${base}/api/health`, agentProcess);
+    const pid = agentProcess.pid!;
+
+    const reg = await fetch(`${base}/api/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        name: 'Bench',
+        email: 'bench@example.org',
+        password: 'correct horse battery staple',
+      }),
+    });
+    if (reg.status !== 201) throw new Error(`register: ${reg.status} ${await reg.text()}`);
+    const cookie = reg.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
+    const headers = { cookie };
+
+    // 1. Idle with one browser tab: a socket subscribed to the 1 s metrics stream.
+    const socket = new WebSocket(`${base.replace('http', 'ws')}/api/live`, { headers });
+    let events = 0;
+    socket.on('message', (raw) => {
+      if (JSON.parse(raw.toString()).type === 'event') events++;
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    socket.send(JSON.stringify({ type: 'subscribe', topic: 'metrics' }));
+    // Settle: start-up work (migrations, the first disk read, JIT) is not idle time.
+    await sleep(5_000);
+    const idleStart = cpuTicks(pid);
+    const idleWall = performance.now();
+    const eventsBefore = events;
+    await sleep(IDLE_SECONDS * 1000);
+    const idleEnd = cpuTicks(pid);
+    const idleSeconds = (performance.now() - idleWall) / 1000;
+    const idleSelf = ((idleEnd.self - idleStart.self) / CLOCK_TICKS_PER_SECOND / idleSeconds) * 100;
+    const idleChildren =
+      ((idleEnd.children - idleStart.children) / CLOCK_TICKS_PER_SECOND / idleSeconds) * 100;
+    const idleMemory = memory(pid);
+    const idleEvents = events - eventsBefore;
+
+    // 2. Load: the same bytes from a bare node:http server, side by side with the agent.
+    const sample = await fetch(`${base}/api/nexus/status`, { headers });
+    const bytes = Buffer.from(await sample.arrayBuffer());
+    if (sample.status !== 200) throw new Error(`status: ${sample.status} ${bytes.toString()}`);
+    const bodyFile = path.join(dataDir, 'body.json');
+    fs.writeFileSync(bodyFile, bytes);
+    const barePort = await freePort();
+    bareProcess.child = spawn(process.execPath, ['-e', BARE_SERVER, bodyFile, String(barePort)], {
+      stdio: 'ignore',
+    });
+    const bareUrl = `http://127.0.0.1:${barePort}/api/nexus/status`;
+    await waitForHttp(bareUrl, bareProcess.child);
+
+    const agentUrl = `${base}/api/nexus/status`;
+    // Warm both up (JIT, connection pools) before anything counts.
+    await cannon(bareUrl, {}, 2);
+    await cannon(agentUrl, headers, 2);
+    const bare: Round[] = [];
+    const agent: Round[] = [];
+    const loadStart = cpuTicks(pid);
+    for (let r = 0; r < ROUNDS; r++) {
+      bare.push(await cannon(bareUrl, {}, SECONDS));
+      agent.push(await cannon(agentUrl, headers, SECONDS));
+    }
+    const loadEnd = cpuTicks(pid);
+    const loadMemory = memory(pid);
+
+    const bareRps = median(bare.map((r) => r.rps));
+    const agentRps = median(agent.map((r) => r.rps));
+    const bareP99 = median(bare.map((r) => r.p99));
+    const agentP99 = median(agent.map((r) => r.p99));
+    const agentFailures = agent.reduce((s, r) => s + r.errors + r.non2xx + r.timeouts, 0);
+    const bareFailures = bare.reduce((s, r) => s + r.errors + r.non2xx + r.timeouts, 0);
+
+    const lines = [
+      `Agent launched as npm start launches it: ${Object.entries(launchEnv)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ')} node agent/dist/main.js`,
+      `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, load average before the run ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
+      '',
+      `Idle, one WebSocket subscribed to metrics, ${fmt(idleSeconds, 1)} s (${idleEvents} samples received):`,
+      `  agent CPU            ${fmt(idleSelf, 2)} % of one core (its own), ${fmt(idleChildren, 2)} % in child processes it ran`,
+      `  agent RSS            ${fmt(idleMemory.rssMiB, 1)} MiB (peak so far ${fmt(idleMemory.peakMiB, 1)} MiB)`,
+      '',
+      `GET /api/nexus/status, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s, medians (body ${bytes.length} bytes):`,
+      `  bare node:http       ${fmt(bareRps)} req/s   p50 ${bare.map((r) => r.p50).join('/')} ms   p99 ${fmt(bareP99)} ms   failures ${bareFailures}`,
+      `  agent (signed in)    ${fmt(agentRps)} req/s   p50 ${agent.map((r) => r.p50).join('/')} ms   p99 ${fmt(agentP99)} ms   failures ${agentFailures}`,
+      `  throughput ratio     ${fmt((agentRps / bareRps) * 100, 1)} % of bare (target ≥ 60 %)`,
+      `  p99 ratio            ${fmt(agentP99 / bareP99, 2)}× bare (target ≤ 2×)`,
+      `  rounds (req/s)       bare ${bare.map((r) => fmt(r.rps)).join(', ')}; agent ${agent.map((r) => fmt(r.rps)).join(', ')}`,
+      `  agent under load     ${fmt(((loadEnd.self - loadStart.self) / CLOCK_TICKS_PER_SECOND / (ROUNDS * SECONDS * 2)) * 100, 0)} % of one core averaged over the bare and agent rounds; RSS ${fmt(loadMemory.rssMiB, 1)} MiB`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+
+    const verdicts = [
+      idleSelf + idleChildren < 1 ? 'idle CPU ok' : 'IDLE CPU OVER 1 %',
+      idleMemory.rssMiB < 100 ? 'idle RSS ok' : 'IDLE RSS OVER 100 MB',
+      agentRps / bareRps >= 0.6 ? 'throughput ok' : 'THROUGHPUT UNDER 60 %',
+      agentP99 <= 2 * bareP99 ? 'p99 ok' : 'P99 OVER 2×',
+      agentFailures === 0 ? 'no errors' : 'ERRORS',
+    ];
+    process.stdout.write(`\n${verdicts.join(' · ')}\n`);
+    socket.close();
+  } finally {
+    if (bareProcess.child) await stop(bareProcess.child);
+    await stop(agentProcess);
+    fs.closeSync(logFd);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});
