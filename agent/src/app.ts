@@ -247,7 +247,7 @@ function apiRoutes(
     nexusStatus: () => metrics.nexusStatus(),
     docker: engine,
     ollama,
-    haHealth: deps.haHealth,
+    haHealth: deps.haHealth ?? homeAssistant.health,
     database: () => databaseFacts(deps.db, deps.env.dataDir),
     networkChecks: async (port) => (await setup.networkCheck(port)).checks,
     hardwareChecks: () => jetson.report().checks,

@@ -9,7 +9,7 @@ import {
 } from '../../contract/nexus-management.js';
 import { hubIdentityInputSchema, type HubIdentityInput } from '../../contract/setup.js';
 import type { AppEnv } from '../../http/app-env.js';
-import { requireAdmin, requireUser } from '../../http/guards.js';
+import { guardAccess, requireAdmin, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
 import { unauthorized } from '../../lib/http-error.js';
 import type { NexusManagementService } from './nexus-management.service.js';
@@ -26,15 +26,20 @@ const consolePort = (c: Context) => new URL(c.req.url).port;
  * (Authorization: Bearer nxh_…), or anyone signed in. The token opens this one endpoint only.
  */
 function requirePeer(service: NexusManagementService) {
-  return createMiddleware<AppEnv & { Variables: { peerToken: AccessToken | null } }>(async (c, next) => {
-    const header = c.req.header('authorization');
-    const bearer = header?.match(/^Bearer\s+(\S+)$/i)?.[1];
-    const token = bearer ? service.verifyToken(bearer) : null;
-    if (bearer && !token) throw unauthorized('Unknown or revoked access token');
-    if (!token && !c.get('user')) throw unauthorized();
-    c.set('peerToken', token);
-    await next();
-  });
+  const guard = createMiddleware<AppEnv & { Variables: { peerToken: AccessToken | null } }>(
+    async (c, next) => {
+      const header = c.req.header('authorization');
+      const bearer = header?.match(/^Bearer\s+(\S+)$/i)?.[1];
+      const token = bearer ? service.verifyToken(bearer) : null;
+      if (bearer && !token) throw unauthorized('Unknown or revoked access token');
+      if (!token && !c.get('user')) throw unauthorized();
+      c.set('peerToken', token);
+      await next();
+    },
+  );
+  // The API reference lists it as closed to callers with neither a session nor a token.
+  guardAccess.set(guard, 'any');
+  return guard;
 }
 
 /** Mounted at /api/nexus, beside the dashboard's /api/nexus/status. */
