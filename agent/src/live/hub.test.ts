@@ -143,6 +143,24 @@ describe('live hub', () => {
     expect(hub.stats().connections).toBe(1);
   });
 
+  it('keeps a slow reader whose pong is stuck behind data, as long as its backlog drains', () => {
+    vi.useFakeTimers();
+    const hub = createLiveHub({ log, keepAliveMs: 1000, highWaterBytes: 1000 });
+    hub.registerTopic('docker.logs');
+    const slow = new FakeSocket();
+    hub.connect(slow, user).receive(subscribe('docker.logs.c1'));
+    // Backed up: 5 KB unsent, and the pong never arrives in time.
+    hub.publish('docker.logs.c1', { line: 'x'.repeat(100) });
+    slow.bufferedAmount = 5000;
+    vi.advanceTimersByTime(1000);
+    slow.bufferedAmount = 3000;
+    vi.advanceTimersByTime(1000);
+    expect(slow.terminated).toBe(false);
+    // No longer draining: now the missing pong counts.
+    vi.advanceTimersByTime(1000);
+    expect(slow.terminated).toBe(true);
+  });
+
   it('bounds the subscriptions of one socket', () => {
     const hub = createLiveHub({ log, maxSubscriptionsPerSocket: 2 });
     hub.registerTopic('t');

@@ -57,6 +57,9 @@ interface Client {
   flushTimer: NodeJS.Timeout | null;
   alive: boolean;
   closed: boolean;
+  /** Bytes handed to the socket so far, and how many of them had left it at the last keep-alive round. */
+  queuedBytes: number;
+  drainedAtCheck: number;
 }
 
 export interface LiveConnection {
@@ -94,6 +97,7 @@ export function createLiveHub(opts: LiveHubOptions) {
   function sendNow(client: Client, payload: string) {
     try {
       client.socket.send(payload);
+      client.queuedBytes += Buffer.byteLength(payload);
     } catch (err) {
       opts.log.debug({ err }, 'live: send failed');
     }
@@ -199,7 +203,14 @@ export function createLiveHub(opts: LiveHubOptions) {
 
   function checkClients() {
     for (const client of clients) {
-      if (!client.alive) {
+      // A slow reader's pong waits behind the data queued ahead of it. While the socket is backed up
+      // and data still leaves it, the browser is reading, so it is not taken for dead. (Without a
+      // backlog the kernel takes data whether or not anyone reads, so only the pong counts.)
+      const drained = client.queuedBytes - client.socket.bufferedAmount;
+      const backedUp = client.socket.bufferedAmount > 0 || hasBacklog(client);
+      const reading = backedUp && drained > client.drainedAtCheck;
+      client.drainedAtCheck = drained;
+      if (!client.alive && !reading) {
         opts.log.debug({ userId: client.user.id }, 'live: no pong, closing');
         client.socket.terminate();
         drop(client);
@@ -251,6 +262,8 @@ export function createLiveHub(opts: LiveHubOptions) {
         flushTimer: null,
         alive: true,
         closed: false,
+        queuedBytes: 0,
+        drainedAtCheck: 0,
       };
       socket.on('pong', () => {
         client.alive = true;
