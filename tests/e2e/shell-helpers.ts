@@ -27,9 +27,26 @@ export async function createAccount(
   const state = await api.storageState();
   await api.dispose();
   // The first account of an agent is superadmin, later ones users: tests set the role they need
-  // with the owner's command line, as an owner would.
-  if (opts.role) setRole(agent, email, opts.role);
+  // with the owner's command line, as an owner would. A standing superadmin lets any account be
+  // demoted, since the hub refuses to lose its last one.
+  if (opts.role) {
+    await ensureStandingSuperadmin(agent);
+    setRole(agent, email, opts.role);
+  }
   return { name, email, cookies: state.cookies };
+}
+
+const STANDING_SUPERADMIN = 'standing-owner@example.com';
+
+async function ensureStandingSuperadmin(agent: RunningAgent) {
+  const api = await playwrightRequest.newContext({ baseURL: agent.url });
+  const res = await api.post('/api/auth/register', {
+    data: { name: 'Standing Owner', email: STANDING_SUPERADMIN, password: PASSWORD },
+  });
+  await api.dispose();
+  // 409: made earlier by this worker.
+  if (res.status() !== 201 && res.status() !== 409) throw new Error(`register failed: ${res.status()}`);
+  setRole(agent, STANDING_SUPERADMIN, 'superadmin');
 }
 
 export function setRole(agent: RunningAgent, email: string, role: 'user' | 'admin' | 'superadmin') {

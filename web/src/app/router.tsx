@@ -5,6 +5,7 @@ import { useAuth } from '@/features/auth/auth-provider';
 import { NotFoundScreen } from '@/features/not-found/not-found-screen';
 import { SetupGate } from '@/features/setup/components/setup-gate';
 import { AppShell } from './layout/app-shell';
+import { ScreenErrorBoundary } from './screen-error-boundary';
 import { signedInRoutes, signedOutRoutes, screens, type RouteDef } from './routes';
 import type { ScreenDef } from './screen';
 
@@ -68,15 +69,23 @@ function useMatchedRoute(routes: readonly RouteDef[]): RouteDef | undefined {
 
 /** The console's frame stays mounted while its screens change inside it. */
 function Framed({ children }: { children: ReactNode }) {
+  const [location] = useLocation();
   return (
     <AppShell>
-      <Suspense fallback={<PageSpinner />}>{children}</Suspense>
+      <ScreenErrorBoundary resetKey={location}>
+        <Suspense fallback={<PageSpinner />}>{children}</Suspense>
+      </ScreenErrorBoundary>
     </AppShell>
   );
 }
 
 function Bare({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<PageSpinner fullPage />}>{children}</Suspense>;
+  const [location] = useLocation();
+  return (
+    <ScreenErrorBoundary resetKey={location}>
+      <Suspense fallback={<PageSpinner fullPage />}>{children}</Suspense>
+    </ScreenErrorBoundary>
+  );
 }
 
 function SignedInRoutes() {

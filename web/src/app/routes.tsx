@@ -321,8 +321,11 @@ export function builtLinks(signedIn: boolean): { label: string; href: string }[]
   const candidates = signedIn ? signedInDestinations : visitorDestinations;
   const seen = new Set<string>();
   return candidates.filter((link) => {
-    if (seen.has(link.href)) return false;
-    seen.add(link.href);
-    return screenAt(routes, link.href)?.built ?? false;
+    // "/" and "/dashboard" are one screen: list it once.
+    const screen = screenAt(routes, link.href);
+    const key = screen?.title ?? link.href;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return screen?.built ?? false;
   });
 }

@@ -191,7 +191,7 @@ export function LandingPage() {
                       <CardTitle role="heading" aria-level={3}>
                         {app.name}
                       </CardTitle>
-                      <Badge variant={app.status === 'In Development' ? 'warning' : 'secondary'}>
+                      <Badge variant={app.status === 'In Development' ? 'default' : 'secondary'}>
                         {app.status}
                       </Badge>
                     </div>

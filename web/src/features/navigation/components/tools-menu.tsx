@@ -18,7 +18,9 @@ import { TOOL_GROUPS } from '../nav-items';
  */
 export function ToolsMenu() {
   return (
-    <DropdownMenu>
+    // Non-modal: the page behind stays in the accessibility tree (a modal menu hides it with
+    // aria-hidden while its links remain focusable, which axe reports as aria-hidden-focus).
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" className="text-muted-foreground data-[state=open]:bg-accent">
           Tools &amp; Utilities

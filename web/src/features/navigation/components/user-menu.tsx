@@ -34,7 +34,7 @@ export function RoleBadge({ role }: { role: PublicUser['role'] }) {
 export function UserAvatar({ user, className }: { user: PublicUser; className?: string }) {
   return (
     <Avatar className={className}>
-      <AvatarFallback className="bg-primary/10 text-primary">
+      <AvatarFallback className="bg-primary/15 font-semibold text-foreground">
         {initials(user.name, user.email)}
       </AvatarFallback>
     </Avatar>
@@ -44,7 +44,7 @@ export function UserAvatar({ user, className }: { user: PublicUser; className?: 
 /** Spec §2: the user menu. Sign Out stays open and reads "Signing out..." until the call is done. */
 export function UserMenu({ user, onSignOut, signingOut }: UserMenuProps) {
   return (
-    <DropdownMenu>
+    <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>
         <Button variant="ghost" size="icon" className="rounded-full" aria-label="User menu">
           <UserAvatar user={user} />

@@ -40,6 +40,7 @@ export function NotificationsMenu() {
 
   return (
     <DropdownMenu
+      modal={false}
       onOpenChange={(open) => {
         if (open) void invalidateNotifications(queryClient);
       }}

@@ -14,8 +14,9 @@ import { Prose, PublicPage } from './page-layout';
 const METHOD_STYLE: Record<string, string> = {
   GET: 'border-success/40 bg-success/10 text-success',
   POST: 'border-primary/40 bg-primary/10 text-primary',
-  PUT: 'border-warning/40 bg-warning/10 text-warning',
-  PATCH: 'border-warning/40 bg-warning/10 text-warning',
+  // The warning hue is too light for text on a light background; it marks the border instead.
+  PUT: 'border-warning bg-warning/10 text-foreground',
+  PATCH: 'border-warning bg-warning/10 text-foreground',
   DELETE: 'border-destructive/40 bg-destructive/10 text-destructive',
 };
 
