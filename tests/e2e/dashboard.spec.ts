@@ -47,7 +47,7 @@ function card(page: Page, name: string): Locator {
 
 /** The status badge in a card's title row. */
 function badge(scope: Locator): Locator {
-  return scope.locator('[data-slot="card-header"] [data-slot="badge"]').first();
+  return scope.locator('[data-slot="card-header"] [data-slot="status-pill"]').first();
 }
 
 /** The value next to a label in a card's list of facts. */

@@ -16,8 +16,8 @@ export const DIAGNOSTICS_BUNDLE_PATH = '/api/diagnostics/bundle';
 
 /** The agent refreshes disk figures every 30 s; asking more often would only repeat them. */
 export const SYSTEM_INFO_REFRESH_MS = 30_000;
-/** The process table moves quickly; every 5 s keeps it readable without hogging the hub. */
-export const PROCESSES_REFRESH_MS = 5_000;
+/** The agent reads the process table every 10 s while someone looks; asking more often would repeat it. */
+export const PROCESSES_REFRESH_MS = 10_000;
 /** The day window is made of minute means, so one new point a minute is all there is to fetch. */
 export const DAY_WINDOW_REFRESH_MS = 60_000;
 

@@ -8,8 +8,8 @@ import {
   type MetricSample,
   type MetricWindow,
 } from '@nexus/agent/contract';
-import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { StatusPill } from '@/components/ui/status-pill';
 import { useAuth } from '@/features/auth';
 import { useLiveTopic, type LiveConnectionState } from '@/lib/live';
 import { metricSeriesQueryOptions, systemInfoQueryOptions } from '../api';
@@ -136,15 +136,14 @@ export function DiagnosticsPage() {
 }
 
 function LiveBadge({ state, error }: { state: LiveConnectionState; error: string | undefined }) {
-  if (error) return <Badge variant="warning">Live updates unavailable</Badge>;
+  if (error) return <StatusPill tone="warning">Live updates unavailable</StatusPill>;
   if (state === 'open') {
     return (
-      <Badge variant="success">
-        <span aria-hidden="true" className="size-1.5 animate-pulse rounded-full bg-success" />
+      <StatusPill tone="good" pulse>
         Live
-      </Badge>
+      </StatusPill>
     );
   }
-  if (state === 'reconnecting') return <Badge variant="warning">Reconnecting…</Badge>;
-  return <Badge variant="secondary">Connecting…</Badge>;
+  if (state === 'reconnecting') return <StatusPill tone="warning">Reconnecting…</StatusPill>;
+  return <StatusPill tone="neutral">Connecting…</StatusPill>;
 }

@@ -1,9 +1,11 @@
 import { HardDrive } from 'lucide-react';
 import type { Disk } from '@nexus/agent/contract';
 import { Progress } from '@/components/ui/progress';
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatBytes } from '@/lib/format-bytes';
 import { cn } from '@/lib/utils';
 import { Panel } from './panel';
+import { ScrollTable } from './scroll-table';
 
 /** Above these a disk's bar turns amber, then red: a full root disk stops the hub writing its database. */
 const DISK_WARNING_PERCENT = 80;
@@ -21,60 +23,46 @@ export function DisksCard({ disks, sampledAt }: { disks: Disk[]; sampledAt: numb
           No mounted file systems were reported. The agent reads them every 30 seconds; check back shortly.
         </p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full text-sm">
-            <thead className="text-left text-xs text-muted-foreground">
-              <tr>
-                <th scope="col" className="pb-2 font-medium">
-                  Mount
-                </th>
-                <th scope="col" className="pb-2 font-medium">
-                  Device
-                </th>
-                <th scope="col" className="pb-2 text-right font-medium">
-                  Size
-                </th>
-                <th scope="col" className="pb-2 text-right font-medium">
-                  Free
-                </th>
-                <th scope="col" className="w-2/5 pb-2 pl-4 font-medium">
-                  Used
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {disks.map((disk) => (
-                <tr key={`${disk.fs}:${disk.mount}`} className="border-t">
-                  <th scope="row" className="py-2 pr-3 text-left font-medium">
-                    {disk.mount}
-                  </th>
-                  <td className="py-2 pr-3 text-muted-foreground">
-                    <span className="block max-w-48 truncate" title={disk.fs}>
-                      {disk.fs}
-                    </span>
-                    <span className="text-xs">{disk.type}</span>
-                  </td>
-                  <td className="py-2 pr-3 text-right tabular-nums">{formatBytes(disk.size)}</td>
-                  <td className="py-2 pr-3 text-right tabular-nums">{formatBytes(disk.available)}</td>
-                  <td className="py-2 pl-4">
-                    <div className="flex items-center gap-2">
-                      <Progress
-                        value={disk.usePercent}
-                        aria-label={`${disk.mount} ${Math.round(disk.usePercent)}% used`}
-                        indicatorClassName={cn(
-                          disk.usePercent >= DISK_CRITICAL_PERCENT
-                            ? 'bg-destructive'
-                            : disk.usePercent >= DISK_WARNING_PERCENT && 'bg-warning',
-                        )}
-                      />
-                      <span className="w-10 text-right tabular-nums">{Math.round(disk.usePercent)}%</span>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable label="Disks table">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Mount</TableHead>
+              <TableHead>Device</TableHead>
+              <TableHead className="text-right">Size</TableHead>
+              <TableHead className="text-right">Free</TableHead>
+              <TableHead className="w-2/5 pl-4">Used</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {disks.map((disk) => (
+              <TableRow key={`${disk.fs}:${disk.mount}`}>
+                <TableCell className="font-medium">{disk.mount}</TableCell>
+                <TableCell className="text-muted-foreground">
+                  <span className="block max-w-48 truncate" title={disk.fs}>
+                    {disk.fs}
+                  </span>
+                  <span className="text-xs">{disk.type}</span>
+                </TableCell>
+                <TableCell className="text-right tabular-nums">{formatBytes(disk.size)}</TableCell>
+                <TableCell className="text-right tabular-nums">{formatBytes(disk.available)}</TableCell>
+                <TableCell className="pl-4">
+                  <div className="flex items-center gap-2">
+                    <Progress
+                      value={disk.usePercent}
+                      aria-label={`${disk.mount} ${Math.round(disk.usePercent)}% used`}
+                      indicatorClassName={cn(
+                        disk.usePercent >= DISK_CRITICAL_PERCENT
+                          ? 'bg-destructive'
+                          : disk.usePercent >= DISK_WARNING_PERCENT && 'bg-warning',
+                      )}
+                    />
+                    <span className="w-10 text-right tabular-nums">{Math.round(disk.usePercent)}%</span>
+                  </div>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </ScrollTable>
       )}
     </Panel>
   );

@@ -2,10 +2,12 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ListTree } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatBytes } from '@/lib/format-bytes';
 import { PROCESS_LIMIT, processesQueryOptions, type ProcessSort } from '../api';
 import { Panel } from './panel';
 import { QueryError, RowsSkeleton } from './query-state';
+import { ScrollTable } from './scroll-table';
 
 const SORT_LABELS: Record<ProcessSort, string> = { cpu: 'CPU', mem: 'Memory' };
 
@@ -21,7 +23,7 @@ export function ProcessesCard() {
       description={
         list
           ? `${list.total} processes: ${list.running} running, ${list.sleeping} sleeping, ${list.blocked} blocked`
-          : `The ${PROCESS_LIMIT} busiest, refreshed every 5 seconds`
+          : `The ${PROCESS_LIMIT} busiest, refreshed every 10 seconds`
       }
       actions={
         <div role="group" aria-label="Sort processes by" className="flex gap-1 rounded-lg bg-muted p-1">
@@ -41,60 +43,40 @@ export function ProcessesCard() {
       }
     >
       {list ? (
-        <div className="overflow-x-auto">
-          <table className="w-full text-sm">
-            <thead className="text-left text-xs text-muted-foreground">
-              <tr>
-                <th scope="col" className="pb-2 font-medium">
-                  Process
-                </th>
-                <th scope="col" className="pb-2 text-right font-medium">
-                  PID
-                </th>
-                <th scope="col" className="pb-2 font-medium">
-                  User
-                </th>
-                <th
-                  scope="col"
-                  className="pb-2 text-right font-medium"
-                  aria-sort={sort === 'cpu' ? 'descending' : undefined}
-                >
-                  CPU
-                </th>
-                <th
-                  scope="col"
-                  className="pb-2 text-right font-medium"
-                  aria-sort={sort === 'mem' ? 'descending' : undefined}
-                >
-                  Memory
-                </th>
-                <th scope="col" className="pb-2 text-right font-medium">
-                  Resident
-                </th>
-                <th scope="col" className="pb-2 pl-3 font-medium">
-                  State
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.processes.map((p) => (
-                <tr key={p.pid} className="border-t">
-                  <th scope="row" className="max-w-64 py-1.5 pr-3 text-left font-medium">
-                    <span className="block truncate" title={p.command || p.name}>
-                      {p.name}
-                    </span>
-                  </th>
-                  <td className="py-1.5 pr-3 text-right text-muted-foreground tabular-nums">{p.pid}</td>
-                  <td className="py-1.5 pr-3 text-muted-foreground">{p.user}</td>
-                  <td className="py-1.5 pr-3 text-right tabular-nums">{p.cpu.toFixed(1)}%</td>
-                  <td className="py-1.5 pr-3 text-right tabular-nums">{p.mem.toFixed(1)}%</td>
-                  <td className="py-1.5 pr-3 text-right tabular-nums">{formatBytes(p.rss)}</td>
-                  <td className="py-1.5 pl-3 text-muted-foreground">{p.state}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <ScrollTable label="Processes table">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Process</TableHead>
+              <TableHead className="text-right">PID</TableHead>
+              <TableHead>User</TableHead>
+              <TableHead className="text-right" aria-sort={sort === 'cpu' ? 'descending' : undefined}>
+                CPU
+              </TableHead>
+              <TableHead className="text-right" aria-sort={sort === 'mem' ? 'descending' : undefined}>
+                Memory
+              </TableHead>
+              <TableHead className="text-right">Resident</TableHead>
+              <TableHead>State</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {list.processes.map((p) => (
+              <TableRow key={p.pid}>
+                <TableCell className="max-w-64 font-medium">
+                  <span className="block truncate" title={p.command || p.name}>
+                    {p.name}
+                  </span>
+                </TableCell>
+                <TableCell className="text-right text-muted-foreground tabular-nums">{p.pid}</TableCell>
+                <TableCell className="text-muted-foreground">{p.user}</TableCell>
+                <TableCell className="text-right tabular-nums">{p.cpu.toFixed(1)}%</TableCell>
+                <TableCell className="text-right tabular-nums">{p.mem.toFixed(1)}%</TableCell>
+                <TableCell className="text-right tabular-nums">{formatBytes(p.rss)}</TableCell>
+                <TableCell className="text-muted-foreground">{p.state}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </ScrollTable>
       ) : query.error ? (
         <QueryError
           what="the process list"

@@ -6,10 +6,13 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { StatusPill } from '@/components/ui/status-pill';
+import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatRate } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
 import { networkInfoQueryOptions, sortInterfaces } from '../api';
+import { ScrollTable } from './scroll-table';
 
 /** /network-info: the hub's interfaces and addresses, its gateway and DNS, and what listens on which port. */
 export function NetworkInfoPage() {
@@ -131,9 +134,9 @@ function InterfaceCard({ iface }: { iface: NetworkInterface }) {
           ) : iface.virtual ? (
             <Badge variant="secondary">Virtual</Badge>
           ) : null}
-          <Badge variant={state === 'up' ? 'success' : state === 'down' ? 'destructive' : 'outline'}>
+          <StatusPill tone={state === 'up' ? 'good' : state === 'down' ? 'bad' : 'neutral'}>
             {iface.operstate}
-          </Badge>
+          </StatusPill>
         </div>
       </CardHeader>
       <CardContent>
@@ -187,51 +190,37 @@ function PortsTable({ ports }: { ports: ListeningPort[] }) {
   }
   const sorted = [...ports].sort((a, b) => a.port - b.port || a.protocol.localeCompare(b.protocol));
   return (
-    <div className="overflow-x-auto">
-      <table className="w-full text-sm">
-        <thead className="text-left text-xs text-muted-foreground">
-          <tr>
-            <th scope="col" className="pb-2 font-medium">
-              Port
-            </th>
-            <th scope="col" className="pb-2 font-medium">
-              Protocol
-            </th>
-            <th scope="col" className="pb-2 font-medium">
-              Address
-            </th>
-            <th scope="col" className="pb-2 font-medium">
-              Service
-            </th>
-            <th scope="col" className="pb-2 font-medium">
-              Process
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {sorted.map((port) => (
-            <tr key={`${port.protocol}:${port.address}:${port.port}`} className="border-t">
-              <th scope="row" className="py-1.5 pr-3 text-left font-mono font-medium tabular-nums">
-                {port.port}
-              </th>
-              <td className="py-1.5 pr-3 uppercase">{port.protocol}</td>
-              <td className="py-1.5 pr-3 font-mono text-muted-foreground">{port.address}</td>
-              <td className="py-1.5 pr-3">
-                {port.service ? (
-                  <Badge variant="outline">{port.service}</Badge>
-                ) : (
-                  <span className="text-muted-foreground">—</span>
-                )}
-              </td>
-              <td className="py-1.5 text-muted-foreground">
-                {port.process ?? 'unknown'}
-                {port.pid !== null ? ` (${port.pid})` : ''}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <ScrollTable label="Listening ports table">
+      <TableHeader>
+        <TableRow>
+          <TableHead>Port</TableHead>
+          <TableHead>Protocol</TableHead>
+          <TableHead>Address</TableHead>
+          <TableHead>Service</TableHead>
+          <TableHead>Process</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {sorted.map((port) => (
+          <TableRow key={`${port.protocol}:${port.address}:${port.port}`}>
+            <TableCell className="font-mono font-medium tabular-nums">{port.port}</TableCell>
+            <TableCell className="uppercase">{port.protocol}</TableCell>
+            <TableCell className="font-mono text-muted-foreground">{port.address}</TableCell>
+            <TableCell>
+              {port.service ? (
+                <Badge variant="outline">{port.service}</Badge>
+              ) : (
+                <span className="text-muted-foreground">—</span>
+              )}
+            </TableCell>
+            <TableCell className="text-muted-foreground">
+              {port.process ?? 'unknown'}
+              {port.pid !== null ? ` (${port.pid})` : ''}
+            </TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </ScrollTable>
   );
 }
 
