@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { AxeBuilder } from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { startAgent, type RunningAgent } from '../support/agent.js';
 import { startOllamaApiSim, type OllamaApiSim } from '../fixtures/ollama-api-sim.js';
@@ -158,3 +159,42 @@ test('shows the pipeline, the usage charts and the tokenizer', async ({ page }) 
   await expect(page.getByTestId('token-count')).toHaveText('2');
   await expect(page.getByTestId('tokens')).toHaveText('Hello·world');
 });
+
+for (const scheme of ['light', 'dark'] as const) {
+  test(`the LLM screens have no serious or critical axe violations (${scheme})`, async ({ page }) => {
+    // Seven screens, each analysed by axe: more than the default 30 s on a busy 2-core machine.
+    test.setTimeout(120_000);
+    await page.emulateMedia({ colorScheme: scheme });
+    const checks: [string, () => Promise<void>][] = [
+      [
+        '/llm',
+        async () => {
+          await send(page, 'Accessible?');
+          await expect(page.locator('li[data-role="assistant"]').last()).toHaveAttribute(
+            'data-status',
+            'complete',
+          );
+        },
+      ],
+      [
+        '/llm-management',
+        () =>
+          expect(
+            page.getByRole('region', { name: 'Models' }).locator('tr[data-model]').first(),
+          ).toBeVisible(),
+      ],
+      ['/llm-router', () => expect(page.getByRole('region', { name: 'Load per provider' })).toBeVisible()],
+      ['/pipeline-control', () => expect(page.getByTestId('pipeline-facts')).toBeVisible()],
+      ['/ollama', () => expect(page.getByRole('region', { name: 'Ollama servers' })).toContainText('ollama')],
+      ['/llm-usage-discovery', () => expect(page.getByRole('heading', { name: 'LLM Usage' })).toBeVisible()],
+      ['/tokenization-demo', () => expect(page.getByTestId('token-count')).toBeVisible()],
+    ];
+    for (const [path, ready] of checks) {
+      await page.goto(path);
+      await ready();
+      const results = await new AxeBuilder({ page }).analyze();
+      const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      expect(bad.map((v) => `${path}: ${v.id} ${v.nodes.map((n) => n.target).join(' ')}`)).toEqual([]);
+    }
+  });
+}
