@@ -45,7 +45,7 @@ type MetaEvent = Extract<ChatStreamEvent, { type: 'meta' }>;
 
 export interface ChatSession {
   meta: MetaEvent;
-  /** delta events as the model produces them, then one `done` or `error`. */
+  /** `meta`, then delta events as the model produces them, then one `done` or `error`. */
   events(): AsyncGenerator<ChatStreamEvent>;
   /** The person pressed stop or went away: stop the provider and keep what came so far. */
   stop(): void;
@@ -238,11 +238,13 @@ export function createChatService(deps: {
           fellBackFrom,
         };
 
+        let finished = false;
         const finish = (
           status: 'complete' | 'stopped' | 'error',
           content: string,
           counters: ChatCounters | null,
         ): number | null => {
+          finished = true;
           const answered = status === 'complete' || (status === 'stopped' && content.length > 0);
           if (answered) {
             deps.usage.recordAnsweredMessage(user.id, {
@@ -276,6 +278,8 @@ export function createChatService(deps: {
           },
           async *events() {
             let content = '';
+            // Everything from here on is inside the try, so the finally below always settles the chat.
+            let metaSent = false;
             let result = session.first;
             // A provider that goes quiet mid-answer for the rule's timeout is stalled: one timer,
             // pushed back by every chunk, stops it (cheaper than a race per chunk).
@@ -291,6 +295,8 @@ export function createChatService(deps: {
               session.stream.abort();
             }, timeoutMs);
             try {
+              yield meta;
+              metaSent = true;
               for (;;) {
                 if (result.done) {
                   throw new UpstreamError(
@@ -331,10 +337,11 @@ export function createChatService(deps: {
               };
             } finally {
               clearTimeout(watchdog);
-              // The consumer went away without stop() (e.g. the response failed to write).
-              if (!stopped) session.stream.abort();
-              session.end('served');
-              release();
+              // The browser went away while an event was being written: as good as a stop.
+              if (!finished) {
+                session.stream.abort();
+                finish('stopped', metaSent ? content : '', null);
+              }
             }
           },
         };

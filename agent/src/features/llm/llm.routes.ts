@@ -112,7 +112,6 @@ export function llmRoutes(deps: {
           stream.onAbort(stop);
           c.req.raw.signal.addEventListener('abort', stop, { once: true });
           try {
-            await stream.writeSSE({ event: 'meta', data: JSON.stringify(session.meta) });
             for await (const event of session.events()) {
               await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });
             }
