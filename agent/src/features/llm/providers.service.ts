@@ -19,6 +19,11 @@ const HEALTH_TTL_MS = 3_000;
 const HEALTH_TIMEOUT_MS = 2_000;
 /** The model lists behind routing are reused this long before a provider is asked again. */
 const MODELS_TTL_MS = 10_000;
+/**
+ * A provider that could not list its models is asked again after this long, so that a hanging
+ * one does not hold up every chat for its whole timeout, yet one that is back is soon seen.
+ */
+const FAILED_MODELS_TTL_MS = 3_000;
 
 export interface ResolvedProvider {
   row: LlmProviderRow;
@@ -54,7 +59,7 @@ export function createProvidersService(deps: {
   const clients = new Map<number, { key: string; client: ProviderClient }>();
   const loads = new Map<number, Load>();
   let healthCache: { at: number; entries: Promise<LlmProviderHealthEntry[]> } | null = null;
-  const modelCache = new Map<number, { at: number; result: Promise<ProviderModels> }>();
+  const modelCache = new Map<number, { at: number; ttl: number; result: Promise<ProviderModels> }>();
 
   deps.repo.ensureBuiltIn({
     kind: 'ollama',
@@ -162,19 +167,19 @@ export function createProvidersService(deps: {
 
   function modelsOf(row: LlmProviderRow, fresh = false): Promise<ProviderModels> {
     const cached = modelCache.get(row.id);
-    if (!fresh && cached && now() - cached.at < MODELS_TTL_MS) return cached.result;
-    const result = resolve(row)
+    if (!fresh && cached && now() - cached.at < cached.ttl) return cached.result;
+    const entry = { at: now(), ttl: MODELS_TTL_MS, result: null as unknown as Promise<ProviderModels> };
+    entry.result = resolve(row)
       .client.models()
       .then(
         (models) => ({ provider: row, models, error: null }),
         (err: unknown) => {
-          // A failed answer is not kept: the next request asks again.
-          modelCache.delete(row.id);
+          entry.ttl = FAILED_MODELS_TTL_MS;
           return { provider: row, models: null, error: err instanceof Error ? err.message : String(err) };
         },
       );
-    modelCache.set(row.id, { at: now(), result });
-    return result;
+    modelCache.set(row.id, entry);
+    return entry.result;
   }
 
   return {
