@@ -75,6 +75,7 @@ test('public pages have no serious or critical axe violations', async ({ page })
 test('every button in the top bar has a name', async ({ page, agent }) => {
   await signIn(page, await createAccount(agent, { name: 'Named Buttons' }));
   await page.goto('/help');
+  await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
   const buttons = page.getByRole('banner').getByRole('button');
   const names = await buttons.evaluateAll((all) =>
     all
