@@ -133,7 +133,8 @@ export function createChatService(deps: {
       if (request.conversationId !== undefined && !conversation) {
         throw notFound(`No conversation with id ${request.conversationId}`);
       }
-      const release = deps.gate.reserveMessage();
+      const gate = deps.gate.reserveMessage();
+      const release = gate.release;
       try {
         const rule = deps.repo.rule(request.task) ?? null;
         const timeoutMs = rule?.enabled ? rule.timeoutMs : DEFAULT_ROUTER_TIMEOUT_MS;
@@ -161,8 +162,8 @@ export function createChatService(deps: {
           const row = deps.providers.row(target.providerId);
           if (!row?.enabled) continue;
           const modelClass = row.local ? 'local' : 'cloud';
-          if (!deps.gate.allows(modelClass)) {
-            refusal ??= deps.gate.refusal(modelClass, target.model, row.name);
+          if (!gate.allows(modelClass)) {
+            refusal ??= gate.refusal(modelClass, target.model, row.name);
             continue;
           }
           const { client } = deps.providers.resolve(row);
@@ -211,20 +212,28 @@ export function createChatService(deps: {
 
         const session = opened;
         const last = request.messages.at(-1)!;
-        if (opts.save) {
-          if (conversation) deps.repo.touchConversation(conversation.id, session.model);
-          else conversation = deps.repo.createConversation(user.id, titleOf(request.messages), session.model);
-          deps.repo.addMessage({
-            conversationId: conversation.id,
-            role: 'user',
-            content: last.content,
-            model: null,
-            providerName: null,
-            status: 'complete',
-            promptTokens: null,
-            completionTokens: null,
-            tokensPerSecond: null,
-          });
+        try {
+          if (opts.save) {
+            if (conversation) deps.repo.touchConversation(conversation.id, session.model);
+            else
+              conversation = deps.repo.createConversation(user.id, titleOf(request.messages), session.model);
+            deps.repo.addMessage({
+              conversationId: conversation.id,
+              role: 'user',
+              content: last.content,
+              model: null,
+              providerName: null,
+              status: 'complete',
+              promptTokens: null,
+              completionTokens: null,
+              tokensPerSecond: null,
+            });
+          }
+        } catch (err) {
+          // Saving failed after the provider started answering: stop it and give back its slot.
+          session.stream.abort();
+          session.end('failed');
+          throw err;
         }
         const conversationId = opts.save ? conversation!.id : null;
         let stopped = false;
@@ -267,7 +276,7 @@ export function createChatService(deps: {
             promptTokens: counters?.promptTokens ?? null,
             completionTokens: counters?.completionTokens ?? null,
             tokensPerSecond: counters?.tokensPerSecond ?? null,
-          }).id;
+          });
         };
 
         return {

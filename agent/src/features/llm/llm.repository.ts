@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
 import { users } from '../auth/auth.table.js';
@@ -39,6 +39,47 @@ function parseTargets(text: string): RouterTarget[] {
 }
 
 export function createLlmRepository(db: Db, now: () => number = Date.now) {
+  // Each chat runs these; prepared once, so drizzle does not build their SQL every time.
+  const insertMessage = db
+    .insert(llmMessages)
+    .values({
+      conversationId: sql.placeholder('conversationId'),
+      role: sql.placeholder('role'),
+      content: sql.placeholder('content'),
+      model: sql.placeholder('model'),
+      providerName: sql.placeholder('providerName'),
+      status: sql.placeholder('status'),
+      promptTokens: sql.placeholder('promptTokens'),
+      completionTokens: sql.placeholder('completionTokens'),
+      tokensPerSecond: sql.placeholder('tokensPerSecond'),
+      createdAt: sql.placeholder('createdAt'),
+    })
+    .returning({ id: llmMessages.id })
+    .prepare();
+  const conversationOf = db
+    .select()
+    .from(llmConversations)
+    .where(
+      and(
+        eq(llmConversations.id, sql.placeholder('id')),
+        eq(llmConversations.userId, sql.placeholder('userId')),
+      ),
+    )
+    .prepare();
+  const insertConversation = db
+    .insert(llmConversations)
+    .values({
+      userId: sql.placeholder('userId'),
+      title: sql.placeholder('title'),
+      model: sql.placeholder('model'),
+      createdAt: sql.placeholder('createdAt'),
+      updatedAt: sql.placeholder('updatedAt'),
+    })
+    .returning()
+    .prepare();
+  // Rules change only through this repository: read once, and again after each change.
+  let rulesCache: StoredRule[] | null = null;
+
   return {
     // ---- providers
     providers(): LlmProviderRow[] {
@@ -94,19 +135,11 @@ export function createLlmRepository(db: Db, now: () => number = Date.now) {
         .all();
     },
     conversation(userId: number, id: number): LlmConversationRow | undefined {
-      return db
-        .select()
-        .from(llmConversations)
-        .where(and(eq(llmConversations.id, id), eq(llmConversations.userId, userId)))
-        .get();
+      return conversationOf.get({ id, userId });
     },
     createConversation(userId: number, title: string, model: string): LlmConversationRow {
       const t = new Date(now());
-      return db
-        .insert(llmConversations)
-        .values({ userId, title, model, createdAt: t, updatedAt: t })
-        .returning()
-        .get();
+      return insertConversation.get({ userId, title, model, createdAt: t, updatedAt: t })!;
     },
     touchConversation(id: number, model: string): void {
       db.update(llmConversations)
@@ -130,12 +163,9 @@ export function createLlmRepository(db: Db, now: () => number = Date.now) {
         .orderBy(asc(llmMessages.id))
         .all();
     },
-    addMessage(values: NewMessage): LlmMessageRow {
-      return db
-        .insert(llmMessages)
-        .values({ ...values, createdAt: new Date(now()) })
-        .returning()
-        .get();
+    /** Saves a message; returns its id. */
+    addMessage(values: NewMessage): number {
+      return insertMessage.get({ ...values, createdAt: new Date(now()) })!.id;
     },
 
     /** Display names for the usage report. */
@@ -151,17 +181,18 @@ export function createLlmRepository(db: Db, now: () => number = Date.now) {
 
     // ---- router rules
     rules(): StoredRule[] {
-      return db
+      rulesCache ??= db
         .select()
         .from(llmRouterRules)
         .all()
         .map((r) => ({ ...r, targets: parseTargets(r.targets) }));
+      return rulesCache;
     },
     rule(task: LlmTask): StoredRule | undefined {
-      const row = db.select().from(llmRouterRules).where(eq(llmRouterRules.task, task)).get();
-      return row ? { ...row, targets: parseTargets(row.targets) } : undefined;
+      return this.rules().find((r) => r.task === task);
     },
     saveRule(rule: Omit<StoredRule, 'updatedAt'>): StoredRule {
+      rulesCache = null;
       const values = { ...rule, targets: JSON.stringify(rule.targets), updatedAt: new Date(now()) };
       const row = db
         .insert(llmRouterRules)
@@ -172,6 +203,7 @@ export function createLlmRepository(db: Db, now: () => number = Date.now) {
       return { ...row, targets: parseTargets(row.targets) };
     },
     deleteRule(task: LlmTask): boolean {
+      rulesCache = null;
       return db.delete(llmRouterRules).where(eq(llmRouterRules.task, task)).run().changes > 0;
     },
   };

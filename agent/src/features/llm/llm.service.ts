@@ -65,7 +65,7 @@ export function createLlmService(deps: {
   return {
     async models(): Promise<LlmModelList> {
       const lists = await deps.providers.models();
-      const allowed = (c: 'local' | 'cloud') => deps.gate.allows(c);
+      const allowed = deps.gate.snapshot().allows;
       return {
         models: lists.flatMap((l) =>
           (l.models ?? []).map((m) => deps.providers.toModelInfo(l.provider, m, allowed)),

@@ -10,7 +10,7 @@ const source = (plan: PlanId, used: number) => ({
 describe('plan gate', () => {
   it('reserves messages so concurrent chats cannot overshoot the Free plan’s monthly quota', () => {
     const gate = createPlanGate(source('free', 98), () => Date.UTC(2026, 10, 30, 23, 59, 0));
-    const first = gate.reserveMessage();
+    const first = gate.reserveMessage().release;
     gate.reserveMessage();
     let refusal: unknown;
     try {
@@ -34,8 +34,8 @@ describe('plan gate', () => {
   it('has no quota on Pro, and allows cloud models there but not on Free', () => {
     const pro = createPlanGate(source('pro', 10_000));
     for (let i = 0; i < 5; i++) pro.reserveMessage();
-    expect(pro.allows('cloud')).toBe(true);
-    const free = createPlanGate(source('free', 0));
+    expect(pro.snapshot().allows('cloud')).toBe(true);
+    const free = createPlanGate(source('free', 0)).reserveMessage();
     expect(free.allows('local')).toBe(true);
     expect(free.allows('cloud')).toBe(false);
     expect(free.refusal('cloud', 'gpt-4o', 'openai')).toMatchObject({ status: 403 });

@@ -21,10 +21,31 @@ function secondsToNextMonth(at: number): number {
 export function createPlanGate(source: PlanSource, now: () => number = Date.now) {
   let reserved = 0;
 
+  /** The plan as read once: a chat or a model list asks about several models at a time. */
+  function snapshotOf(status: ReturnType<PlanSource['status']>) {
+    const { plan, limits } = status;
+    return {
+      /** Whether the plan lets people use models of this class (limits.aiModels). */
+      allows: (modelClass: 'local' | 'cloud') => limits.aiModels.includes(modelClass),
+      refusal: (modelClass: 'local' | 'cloud', model: string, providerName: string) =>
+        new HttpError(
+          403,
+          `The ${planName(plan)} plan includes ${limits.aiModels.join(' and ') || 'no'} models only; ${model} on ${providerName} is a ${modelClass} model. Upgrade to Pro to use it.`,
+          { plan, allowed: limits.aiModels, modelClass, upgradeTo: 'pro' },
+        ),
+    };
+  }
+
   return {
-    /** Throws 429 when the month's messages are used up; otherwise returns a release for the reservation. */
-    reserveMessage(): () => void {
-      const { plan, limits, usage } = source.status();
+    snapshot: () => snapshotOf(source.status()),
+
+    /**
+     * Throws 429 when the month's messages are used up; otherwise holds a reservation until
+     * `release()` and answers the plan's model questions from the same reading.
+     */
+    reserveMessage() {
+      const status = source.status();
+      const { plan, limits, usage } = status;
       if (limits.aiMessages !== UNLIMITED && usage.aiMessages + reserved >= limits.aiMessages) {
         throw new HttpError(
           429,
@@ -35,25 +56,14 @@ export function createPlanGate(source: PlanSource, now: () => number = Date.now)
       }
       reserved++;
       let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        reserved--;
+      return {
+        ...snapshotOf(status),
+        release: () => {
+          if (released) return;
+          released = true;
+          reserved--;
+        },
       };
-    },
-
-    /** Whether the plan lets people use models of this class (limits.aiModels). */
-    allows(modelClass: 'local' | 'cloud'): boolean {
-      return source.status().limits.aiModels.includes(modelClass);
-    },
-
-    refusal(modelClass: 'local' | 'cloud', model: string, providerName: string): HttpError {
-      const { plan, limits } = source.status();
-      return new HttpError(
-        403,
-        `The ${planName(plan)} plan includes ${limits.aiModels.join(' and ') || 'no'} models only; ${model} on ${providerName} is a ${modelClass} model. Upgrade to Pro to use it.`,
-        { plan, allowed: limits.aiModels, modelClass, upgradeTo: 'pro' },
-      );
     },
 
     /** Throws 403 when the hub already has as many models as the plan allows (limits.maxModels). */

@@ -119,13 +119,19 @@ export function createProvidersService(deps: {
     };
   }
 
+  // Every change goes through this service, so the rows are read from the database once and
+  // again after each change; a chat reads them several times.
+  let rowsCache: LlmProviderRow[] | null = null;
+  const rows = () => (rowsCache ??= deps.repo.providers());
+
   function changed() {
+    rowsCache = null;
     healthCache = null;
     modelCache.clear();
   }
 
   function rowOr404(id: number): LlmProviderRow {
-    const row = deps.repo.provider(id);
+    const row = rows().find((p) => p.id === id);
     if (!row) throw notFound(`No LLM provider with id ${id}`);
     return row;
   }
@@ -184,20 +190,20 @@ export function createProvidersService(deps: {
 
   return {
     list(): LlmProvider[] {
-      return deps.repo.providers().map(toPublic);
+      return rows().map(toPublic);
     },
 
     /** Enabled providers, highest priority first. */
     enabledRows(): LlmProviderRow[] {
-      return deps.repo.providers().filter((p) => p.enabled);
+      return rows().filter((p) => p.enabled);
     },
 
     row(id: number): LlmProviderRow | undefined {
-      return deps.repo.provider(id);
+      return rows().find((p) => p.id === id);
     },
 
     builtIn(): LlmProviderRow {
-      return deps.repo.builtInProvider()!;
+      return rows().find((p) => p.builtIn)!;
     },
 
     resolve,
@@ -259,14 +265,14 @@ export function createProvidersService(deps: {
     /** Health and latency of every provider (disabled ones are not asked). */
     health(): Promise<LlmProviderHealthEntry[]> {
       if (healthCache && now() - healthCache.at < HEALTH_TTL_MS) return healthCache.entries;
-      const entries = Promise.all(deps.repo.providers().map(checkHealth));
+      const entries = Promise.all(rows().map(checkHealth));
       healthCache = { at: now(), entries };
       return entries;
     },
 
     /** The load figures of every provider, read now (not cached). */
     loads(): Map<number, Load> {
-      return new Map(deps.repo.providers().map((p) => [p.id, { ...load(p.id) }]));
+      return new Map(rows().map((p) => [p.id, { ...load(p.id) }]));
     },
 
     /** Models of every enabled provider; `fresh` skips the short cache. */

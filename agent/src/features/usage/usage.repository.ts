@@ -18,6 +18,28 @@ export function monthStart(at: number | Date): Date {
  * subscription (monthly quota) and the pipeline status (total requests) read the counts.
  */
 export function createUsageRepository(db: Db, now: () => number = Date.now) {
+  // Run for every answered message: prepared once, so drizzle does not build their SQL each time.
+  const countMessage = db
+    .insert(aiUsage)
+    .values({ userId: sql.placeholder('userId'), month: sql.placeholder('month'), aiMessages: 1 })
+    .onConflictDoUpdate({
+      target: [aiUsage.userId, aiUsage.month],
+      set: { aiMessages: sql`${aiUsage.aiMessages} + 1` },
+    })
+    .prepare();
+  const insertEvent = db
+    .insert(aiUsageEvents)
+    .values({
+      userId: sql.placeholder('userId'),
+      model: sql.placeholder('model'),
+      providerName: sql.placeholder('providerName'),
+      promptTokens: sql.placeholder('promptTokens'),
+      completionTokens: sql.placeholder('completionTokens'),
+      day: sql.placeholder('day'),
+      at: sql.placeholder('at'),
+    })
+    .prepare();
+
   return {
     recordAiMessage(userId: number, count = 1): void {
       const month = monthKey(now());
@@ -63,25 +85,17 @@ export function createUsageRepository(db: Db, now: () => number = Date.now) {
       },
     ): void {
       const at = now();
-      db.transaction((tx) => {
-        tx.insert(aiUsage)
-          .values({ userId, month: monthKey(at), aiMessages: 1 })
-          .onConflictDoUpdate({
-            target: [aiUsage.userId, aiUsage.month],
-            set: { aiMessages: sql`${aiUsage.aiMessages} + 1` },
-          })
-          .run();
-        tx.insert(aiUsageEvents)
-          .values({
-            userId,
-            model: detail.model,
-            providerName: detail.providerName,
-            promptTokens: detail.promptTokens ?? 0,
-            completionTokens: detail.completionTokens ?? 0,
-            day: new Date(at).toISOString().slice(0, 10),
-            at: new Date(at),
-          })
-          .run();
+      db.transaction(() => {
+        countMessage.run({ userId, month: monthKey(at) });
+        insertEvent.run({
+          userId,
+          model: detail.model,
+          providerName: detail.providerName,
+          promptTokens: detail.promptTokens ?? 0,
+          completionTokens: detail.completionTokens ?? 0,
+          day: new Date(at).toISOString().slice(0, 10),
+          at: new Date(at),
+        });
       });
     },
 
