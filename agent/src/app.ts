@@ -33,6 +33,7 @@ import {
   type NotificationService,
 } from './features/notifications/notifications.service.js';
 import { notificationRoutes } from './features/notifications/notifications.routes.js';
+import { publishNotifications } from './features/notifications/notifications.live.js';
 import { docsRoutes } from './features/docs/docs.routes.js';
 import { createSystemInfo, type SystemInfoAdapter } from './adapters/system-info.js';
 import { createVpnAdapter, type VpnAdapter } from './adapters/vpn.js';
@@ -328,6 +329,7 @@ export function createApp(deps: AppDeps) {
   live.registerTopic('metrics', { latestOnly: true });
   live.registerTopic('satellites', { latestOnly: true });
   system.sampler.onSample((sample) => live.publish('metrics', sample));
+  publishNotifications(notifications, live);
   const app = new Hono<AppEnv>();
 
   app.use('*', async (c, next) => {

@@ -154,7 +154,10 @@ test.describe('signed in, desktop', () => {
     await expect(page.getByRole('menuitem', { name: 'Home Assistant' })).toBeFocused();
     await page.keyboard.press('ArrowRight');
     await expect(page.getByRole('menuitem', { name: 'HA Devices' })).toBeFocused();
+    // Let the submenu finish opening (its enter animation) before moving within it.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('menuitem', { name: 'HA Connection Setup' })).toBeFocused();
     await page.keyboard.press('Enter');
     await expect.poll(() => pathname(page)).toBe('/ha-connection-setup');
   });

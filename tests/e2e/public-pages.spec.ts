@@ -154,6 +154,10 @@ test.describe('with SMTP configured', () => {
     await page.getByLabel('Password', { exact: true }).fill('a brand new password');
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
+    // The hub told the account what happened, through notify().
+    await page.getByRole('banner').getByRole('button', { name: 'Notifications, 1 unread' }).click();
+    await expect(page.getByRole('menuitem', { name: /Your password was reset/ })).toBeVisible();
+    await page.keyboard.press('Escape');
 
     // The link worked once.
     const again = await context.newPage();

@@ -65,3 +65,12 @@ export const newNotificationSchema = z.object({
   link: notificationLinkSchema.nullish(),
 });
 export type NewNotification = z.input<typeof newNotificationSchema>;
+
+/**
+ * Live topics (GET /api/live): a new notification is pushed as a `Notification` on
+ * `notifications.all` when it is for every account, and on `notifications.user.<id>` when it is
+ * for one; a browser may subscribe to the first and to its own user's topic only.
+ */
+export const NOTIFICATIONS_TOPIC = 'notifications';
+export const NOTIFICATIONS_BROADCAST_TOPIC = `${NOTIFICATIONS_TOPIC}.all`;
+export const notificationsUserTopic = (userId: number) => `${NOTIFICATIONS_TOPIC}.user.${userId}`;

@@ -46,7 +46,7 @@ export function TopBar() {
           <ThemeToggle />
           {user ? (
             <>
-              <NotificationsMenu />
+              <NotificationsMenu userId={user.id} />
               <RoleBadge role={user.role} />
               <UserMenu user={user} onSignOut={signOut} signingOut={isLoggingOut} />
             </>
@@ -71,7 +71,7 @@ export function TopBar() {
             <Brand />
             <div className="ml-auto flex items-center gap-1">
               <ThemeToggle />
-              {user && <NotificationsMenu />}
+              {user && <NotificationsMenu userId={user.id} />}
             </div>
           </>
         }

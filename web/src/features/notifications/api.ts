@@ -11,11 +11,6 @@ export const NOTIFICATIONS_PATH = '/api/notifications';
 /** The menu shows the latest few; the /notifications screen shows up to the agent's maximum. */
 export const MENU_LIMIT = 5;
 export const PAGE_LIMIT = 100;
-/**
- * The bell's unread count is refreshed this often while signed in, and whenever the menu opens.
- * Notifications are not time-critical; a minute keeps the hub's load negligible.
- */
-export const UNREAD_REFRESH_MS = 60_000;
 
 const rootKey = [NOTIFICATIONS_PATH] as const;
 

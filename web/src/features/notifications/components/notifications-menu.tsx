@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bell } from 'lucide-react';
 import { Link, useLocation } from 'wouter';
+import { NOTIFICATIONS_BROADCAST_TOPIC, notificationsUserTopic } from '@nexus/agent/contract';
 import { Button } from '@/components/ui/button';
 import {
   DropdownMenu,
@@ -11,11 +12,11 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
 import { Skeleton } from '@/components/ui/skeleton';
+import { useLiveTopic } from '@/lib/live';
 import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
 import {
   MENU_LIMIT,
-  UNREAD_REFRESH_MS,
   invalidateNotifications,
   notificationsQueryOptions,
   timeAgo,
@@ -29,10 +30,14 @@ import { NotificationLevelIcon } from './notification-level-icon';
  * Its entries are the hub's real notifications for this user (the spec's reading shows static
  * samples; a console that invents alerts would mislead its owner).
  */
-export function NotificationsMenu() {
+export function NotificationsMenu({ userId }: { userId: number }) {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
-  const list = useQuery({ ...notificationsQueryOptions(MENU_LIMIT), refetchInterval: UNREAD_REFRESH_MS });
+  const list = useQuery(notificationsQueryOptions(MENU_LIMIT));
+  // The agent pushes each new notification on the live channel; the lists are read again then.
+  const refresh = () => void invalidateNotifications(queryClient);
+  useLiveTopic(NOTIFICATIONS_BROADCAST_TOPIC, { onEvent: refresh });
+  useLiveTopic(notificationsUserTopic(userId), { onEvent: refresh });
   const markRead = useMarkRead();
   const markAllRead = useMarkAllRead();
   const unread = list.data?.unreadCount ?? 0;
