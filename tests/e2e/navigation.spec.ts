@@ -149,12 +149,14 @@ test.describe('signed in, desktop', () => {
     await header(page).getByRole('button', { name: 'Tools & Utilities' }).focus();
     await page.keyboard.press('Enter');
     await expect(page.getByRole('menuitem', { name: 'AI & Automation' })).toBeFocused();
+    // Let the menu finish opening (its enter animation) before moving within it.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     await page.keyboard.press('ArrowDown');
+    await expect(page.getByRole('menuitem', { name: 'Device Management' })).toBeFocused();
     await page.keyboard.press('ArrowDown');
     await expect(page.getByRole('menuitem', { name: 'Home Assistant' })).toBeFocused();
     await page.keyboard.press('ArrowRight');
     await expect(page.getByRole('menuitem', { name: 'HA Devices' })).toBeFocused();
-    // Let the submenu finish opening (its enter animation) before moving within it.
     await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     await page.keyboard.press('ArrowDown');
     await expect(page.getByRole('menuitem', { name: 'HA Connection Setup' })).toBeFocused();
