@@ -12,6 +12,8 @@ import { expect, test } from './support.js';
  */
 
 const PASSWORD = 'correct-horse-battery';
+/** The first hour of samples is parsed and drawn once: allow for a busy machine. */
+const FIRST_DATA_TIMEOUT_MS = 15_000;
 
 interface SystemInfo {
   hostname: string;
@@ -80,7 +82,7 @@ test.describe('system diagnostics', () => {
 
     for (const name of ['CPU', 'Memory', 'Network', 'Disk I/O']) {
       const chart = panel(page, name);
-      await expect(chart.locator('[data-chart-points]')).toBeVisible();
+      await expect(chart.locator('[data-chart-points]')).toBeVisible({ timeout: FIRST_DATA_TIMEOUT_MS });
       expect(await chartPoints(chart)).toBeGreaterThan(0);
       // recharts drew a real curve through the points.
       await expect(chart.locator('path.recharts-curve').first()).toHaveAttribute('d', /^M[\d.,\s-]+[LC]/);
@@ -151,7 +153,9 @@ test.describe('system diagnostics', () => {
   test('the day window comes from the agent’s minute series', async () => {
     const { page } = owner;
     await page.goto('/system-diagnostics');
-    await expect(panel(page, 'CPU').locator('[data-chart-points]')).toBeVisible();
+    await expect(panel(page, 'CPU').locator('[data-chart-points]')).toBeVisible({
+      timeout: FIRST_DATA_TIMEOUT_MS,
+    });
     const dayRequest = page.waitForResponse((res) => res.url().includes('/api/system/metrics?window=24h'));
     await page.getByRole('button', { name: 'Last 24 hours' }).click();
     const day = (await (await dayRequest).json()) as { samples: unknown[] };
@@ -192,7 +196,9 @@ test.describe('system diagnostics', () => {
   test('a member sees the figures but not the bundle', async ({ browser }) => {
     const member = await signedIn(browser, 'Mo Member');
     await member.page.goto('/system-diagnostics');
-    await expect(panel(member.page, 'CPU').locator('[data-chart-points]')).toBeVisible();
+    await expect(panel(member.page, 'CPU').locator('[data-chart-points]')).toBeVisible({
+      timeout: FIRST_DATA_TIMEOUT_MS,
+    });
     await expect(member.page.getByRole('button', { name: 'Download diagnostics bundle' })).toHaveCount(0);
     expect((await member.page.request.get('/api/diagnostics/bundle')).status()).toBe(403);
     await member.context.close();
@@ -246,7 +252,9 @@ test.describe('system diagnostics', () => {
       await page.goto('/system-diagnostics');
       await page.evaluate((value) => window.localStorage.setItem('theme', value), theme);
       await page.reload();
-      await expect(panel(page, 'CPU').locator('[data-chart-points]')).toBeVisible();
+      await expect(panel(page, 'CPU').locator('[data-chart-points]')).toBeVisible({
+        timeout: FIRST_DATA_TIMEOUT_MS,
+      });
       await expect(panel(page, 'Top processes').getByRole('row').nth(1)).toBeVisible();
       await expect(panel(page, 'Disks')).toBeVisible();
       await expectNoSeriousA11yProblems(page);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatRate } from './format-bytes';
+import { formatBytes, formatRate, formatRateCompact } from './format-bytes';
 
 describe('formatBytes', () => {
   it.each([
@@ -22,5 +22,17 @@ describe('formatBytes', () => {
   it('formats rates', () => {
     expect(formatRate(1024 * 1024 * 1.25)).toBe('1.3 MiB/s');
     expect(formatRate(null)).toBe('—');
+  });
+});
+
+describe('formatRateCompact', () => {
+  it.each([
+    [0, '0'],
+    [900, '900'],
+    [1_843, '1.8K'],
+    [12 * 1024 * 1024, '12M'],
+    [1.5 * 1024 ** 3, '1.5G'],
+  ])('%d B/s → %s', (rate, text) => {
+    expect(formatRateCompact(rate)).toBe(text);
   });
 });

@@ -19,3 +19,16 @@ export function formatRate(bytesPerSecond: number | null | undefined): string {
   if (bytesPerSecond == null || !Number.isFinite(bytesPerSecond)) return '—';
   return `${formatBytes(bytesPerSecond)}/s`;
 }
+
+/** A rate short enough for a chart's axis: "1.8K", "12M" (bytes per second, binary prefixes). */
+export function formatRateCompact(bytesPerSecond: number): string {
+  const prefixes = ['', 'K', 'M', 'G', 'T'];
+  let value = Math.abs(bytesPerSecond);
+  let prefix = 0;
+  while (value >= 1024 && prefix < prefixes.length - 1) {
+    value /= 1024;
+    prefix += 1;
+  }
+  const digits = value >= 10 || prefix === 0 ? 0 : 1;
+  return `${bytesPerSecond < 0 ? '-' : ''}${value.toFixed(digits)}${prefixes[prefix]}`;
+}

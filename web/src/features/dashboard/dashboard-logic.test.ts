@@ -238,8 +238,8 @@ describe('trialBanner (spec §4)', () => {
 
 describe('formatting', () => {
   it.each([
-    [0, '0m'],
-    [59, '0m'],
+    [0, '0s'],
+    [59, '59s'],
     [60, '1m'],
     [3_599, '59m'],
     [3_600, '1h 0m'],

@@ -142,7 +142,7 @@ export function CardEmpty({
   action: { label: string; href: string };
 }) {
   return (
-    <div className="flex flex-1 flex-col items-start gap-2 rounded-lg border border-dashed p-4 text-sm">
+    <div className="flex flex-col items-start gap-2 rounded-lg border border-dashed p-4 text-sm">
       <p className="font-medium">{title}</p>
       <p className="text-muted-foreground">{children}</p>
       <Button asChild variant="outline" size="sm" className="mt-1">

@@ -1,7 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { BrainCircuit } from 'lucide-react';
 import type { LlmPipelineStatus } from '@nexus/agent/contract';
-import { modelPreview, requestCount, statusLabel } from '../dashboard-logic';
+import { modelPreview, requestCount } from '../dashboard-logic';
 import { CardEmpty, Fact, Facts, QueryCard } from './dashboard-card';
 import { StatusBadge, StatusText } from './status-word';
 
@@ -69,10 +69,10 @@ function LlmSummary({ llm }: { llm: LlmPipelineStatus }) {
 }
 
 function offlineHint(llm: LlmPipelineStatus): string {
-  const failed = llm.providers.find((p) => p.status === 'offline' && p.error);
+  const failed = llm.providers.find((p) => p.status === 'offline' && p.error)?.error;
   if (llm.providers.length === 0)
     return 'Start Ollama on the hub or add a cloud provider in the LLM Control Center.';
   return failed
-    ? `${statusLabel(failed.name)}: ${failed.error}. Check that it runs, or add another provider.`
+    ? `${failed.replace(/\.$/, '')}. Check that it runs, or add another provider.`
     : 'Check that Ollama runs on the hub, or add a cloud provider.';
 }

@@ -12,7 +12,13 @@ import type {
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useLiveTopic } from '@/lib/live';
-import { coreServices, formatUptime, networkProtection, overallHealth } from '../dashboard-logic';
+import {
+  coreServices,
+  formatUptime,
+  networkProtection,
+  overallHealth,
+  statusLabel,
+} from '../dashboard-logic';
 import { DashboardCard, Fact, Facts } from './dashboard-card';
 import { StatusBadge } from './status-word';
 
@@ -72,7 +78,7 @@ export function SystemHealthCard({ nexus, ha, llm, vpn, uptime, signedIn }: Syst
               )}
               <span>{service.name}</span>
               <span className="ml-auto text-xs text-muted-foreground">
-                {service.status ?? 'unknown'}
+                {service.status ? statusLabel(service.status) : 'Unknown'}
                 <span className="sr-only">{service.up ? ' (up)' : ' (down)'}</span>
               </span>
             </li>

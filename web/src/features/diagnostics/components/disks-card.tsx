@@ -16,6 +16,7 @@ export function DisksCard({ disks, sampledAt }: { disks: Disk[]; sampledAt: numb
     <Panel
       title="Disks"
       icon={HardDrive}
+      className="lg:col-span-2"
       description={sampledAt ? `Read at ${new Date(sampledAt).toLocaleTimeString()}` : 'Not read yet'}
     >
       {disks.length === 0 ? (

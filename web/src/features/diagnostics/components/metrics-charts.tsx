@@ -2,7 +2,7 @@ import { useMemo, type ReactNode } from 'react';
 import { Cpu, HardDrive, MemoryStick, Network, Thermometer, type LucideIcon } from 'lucide-react';
 import type { MetricSample } from '@nexus/agent/contract';
 import { Skeleton } from '@/components/ui/skeleton';
-import { formatBytes, formatRate } from '@/lib/format-bytes';
+import { formatBytes, formatRate, formatRateCompact } from '@/lib/format-bytes';
 import { sensorNames, seriesStats, tempKey, toChartPoints, type ChartPoint } from '../metrics-series';
 import { Panel } from './panel';
 import { CHART_COLORS, TimeSeriesChart, type SeriesDef } from './time-series-chart';
@@ -154,6 +154,7 @@ export function MetricsCharts({ samples, loading, windowLabel }: MetricsChartsPr
               { key: 'netTx', name: 'Sent', color: CHART_COLORS[0] },
             ]}
             format={formatRate}
+            axisFormat={formatRateCompact}
             label={`Network traffic over the ${windowLabel}${rx && tx ? `: receiving ${formatRate(rx.now)}, sending ${formatRate(tx.now)}` : ''}`}
           />
         }
@@ -182,6 +183,7 @@ export function MetricsCharts({ samples, loading, windowLabel }: MetricsChartsPr
               { key: 'diskWrite', name: 'Write', color: CHART_COLORS[3] },
             ]}
             format={formatRate}
+            axisFormat={formatRateCompact}
             label={`Disk traffic over the ${windowLabel}`}
             height={160}
           />

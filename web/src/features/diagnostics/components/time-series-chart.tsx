@@ -10,8 +10,10 @@ export interface SeriesDef {
 interface TimeSeriesChartProps {
   data: ChartPoint[];
   series: SeriesDef[];
-  /** Formats a value for the axis and the tooltip. */
+  /** Formats a value for the tooltip (and the axis, unless `axisFormat` is given). */
   format: (value: number) => string;
+  /** A shorter form for the value axis, e.g. "1.8K" for a rate. */
+  axisFormat?: (value: number) => string;
   /** Fixed value range (e.g. [0, 100] for percentages); otherwise the data's. */
   domain?: [number, number];
   kind?: 'area' | 'line';
@@ -32,8 +34,15 @@ export const CHART_COLORS = [
   'oklch(0.7 0.13 110)',
 ] as const;
 
-const timeOfDay = (t: number) =>
-  new Date(t).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+/** Ticks name the minute, or the second when the chart spans only a few minutes (a hub just started). */
+function timeTickFormatter(data: readonly { t: number }[]) {
+  const span = data.length > 1 ? data[data.length - 1]!.t - data[0]!.t : 0;
+  const options: Intl.DateTimeFormatOptions =
+    span < 10 * 60_000
+      ? { hour: '2-digit', minute: '2-digit', second: '2-digit' }
+      : { hour: '2-digit', minute: '2-digit' };
+  return (t: number) => new Date(t).toLocaleTimeString(undefined, options);
+}
 
 const axisTick = { fill: 'var(--color-muted-foreground)', fontSize: 11 };
 
@@ -45,6 +54,7 @@ export function TimeSeriesChart({
   data,
   series,
   format,
+  axisFormat,
   domain,
   kind = 'line',
   label,
@@ -68,17 +78,17 @@ export function TimeSeriesChart({
           type="number"
           scale="time"
           domain={['dataMin', 'dataMax']}
-          tickFormatter={timeOfDay}
+          tickFormatter={timeTickFormatter(data)}
           tick={axisTick}
           stroke="var(--color-border)"
           minTickGap={40}
         />
         <YAxis
           domain={domain ?? [0, 'auto']}
-          tickFormatter={format}
+          tickFormatter={axisFormat ?? format}
           tick={axisTick}
           stroke="var(--color-border)"
-          width={68}
+          width={56}
           allowDecimals={false}
         />
         <Tooltip

@@ -135,7 +135,7 @@ function InterfaceCard({ iface }: { iface: NetworkInterface }) {
             <Badge variant="secondary">Virtual</Badge>
           ) : null}
           <StatusPill tone={state === 'up' ? 'good' : state === 'down' ? 'bad' : 'neutral'}>
-            {iface.operstate}
+            {iface.operstate.charAt(0).toUpperCase() + iface.operstate.slice(1)}
           </StatusPill>
         </div>
       </CardHeader>
