@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { test as base, expect } from '@playwright/test';
 import { startAgent, type RunningAgent } from '../support/agent.js';
 import type { HomeAssistantSim } from '../fixtures/home-assistant-sim.js';
@@ -88,7 +89,7 @@ test('the entity list follows Home Assistant live', async ({ page, sim }) => {
   await expect(row.getByTestId('entity-state')).toHaveText('12.5 °C');
 
   await page.getByLabel('Search entities').fill('');
-  await page.getByRole('tab', { name: 'By area' }).click();
+  await page.getByRole('button', { name: 'By area' }).click();
   await expect(page.getByRole('region', { name: 'Garage' })).toBeVisible();
 });
 
@@ -157,5 +158,24 @@ test('the connection test explains a rejected token', async ({ page, sim }) => {
     await expect(page.locator('[data-step="dns"]')).toHaveAttribute('data-status', 'ok');
   } finally {
     sim.setToken(realToken);
+  }
+});
+
+test('the Home Assistant screens have no accessibility violations', async ({ page }) => {
+  test.slow();
+  for (const [path, ready] of [
+    ['/ha-connection-setup', 'Save and connect'],
+    ['/ha-manager', 'Round trips'],
+    ['/ha-summary', 'Entities by domain'],
+    ['/ha-debug', 'Connection log'],
+    ['/ha-entities', 'Lights'],
+    ['/ha-device-control', 'Kitchen Ceiling'],
+    ['/home-assistant-devices', 'Garage Door'],
+    ['/ha-logbook', 'Period'],
+  ] as const) {
+    await page.goto(path);
+    await expect(page.getByText(ready).first()).toBeVisible();
+    const results = await new AxeBuilder({ page }).analyze();
+    expect(results.violations, `${path}: ${results.violations.map((v) => v.id).join(', ')}`).toEqual([]);
   }
 });

@@ -9,7 +9,6 @@ import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StatusPill } from '@/components/ui/status-pill';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { haEntitiesQueryOptions } from '../api';
 import { filterEntities, formatState, groupEntities, relativeTime, stateTone } from '../entity-logic';
 import { useHaLive } from '../live';
@@ -78,12 +77,19 @@ export function EntitiesPage() {
             className="pl-8"
           />
         </div>
-        <Tabs value={groupBy} onValueChange={(v) => setGroupBy(v as 'domain' | 'area')}>
-          <TabsList aria-label="Group entities by">
-            <TabsTrigger value="domain">By domain</TabsTrigger>
-            <TabsTrigger value="area">By area</TabsTrigger>
-          </TabsList>
-        </Tabs>
+        <div role="group" aria-label="Group entities by" className="flex gap-1">
+          {(['domain', 'area'] as const).map((by) => (
+            <Button
+              key={by}
+              size="sm"
+              variant={groupBy === by ? 'default' : 'outline'}
+              aria-pressed={groupBy === by}
+              onClick={() => setGroupBy(by)}
+            >
+              By {by}
+            </Button>
+          ))}
+        </div>
       </div>
 
       {entities ? (

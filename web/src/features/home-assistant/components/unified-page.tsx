@@ -702,7 +702,11 @@ function DebugTab({ status }: { status: HaStatus }) {
         )}
       </Section>
       <Section title="Raw status" description="What /api/ha/status answers; it never contains the token.">
-        <pre className="max-h-96 overflow-auto rounded-md bg-muted p-3 text-xs">
+        <pre
+          tabIndex={0}
+          aria-label="Raw status"
+          className="max-h-96 overflow-auto rounded-md bg-muted p-3 text-xs"
+        >
           {JSON.stringify(status, null, 2)}
         </pre>
       </Section>
