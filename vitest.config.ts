@@ -12,6 +12,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['agent/src/**/*.test.ts', 'web/src/**/*.test.{ts,tsx}', 'tests/unit/**/*.test.ts'],
           environment: 'node',
         },
@@ -24,6 +25,8 @@ export default defineConfig({
           globalSetup: ['tests/support/build-agent.ts'],
           // Each file starts its own agent on its own database; two workers fit the machine's two cores.
           maxWorkers: 2,
+          // Runs after the unit tests (vitest requires its own group for a project with other worker limits).
+          sequence: { groupOrder: 1 },
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
