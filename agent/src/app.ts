@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { getCookie } from 'hono/cookie';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
@@ -11,6 +10,7 @@ import type { SecretBox } from './lib/secret-box.js';
 import { HttpError } from './lib/http-error.js';
 import { APP_VERSION } from './lib/version.js';
 import type { AppEnv } from './http/app-env.js';
+import { appBodyLimit } from './http/body-limits.js';
 import { apiNotFound, errorHandler } from './http/error-handler.js';
 import { mountWebApp } from './http/static.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -126,9 +126,6 @@ const AGENT_STARTED_AT = new Date();
 const REQUEST_ID_PREFIX = randomBytes(4).toString('hex');
 let requestCounter = 0;
 const nextRequestId = () => `${REQUEST_ID_PREFIX}-${(++requestCounter).toString(36)}`;
-
-/** The default limit for request bodies; upload routes set their own. */
-const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 function apiRoutes(
   deps: Required<Pick<AppDeps, 'sessions' | 'notifications' | 'system' | 'live'>> &
@@ -356,17 +353,7 @@ export function createApp(deps: AppDeps) {
     }
   });
   app.use('*', securityHeaders);
-  const limitBody = bodyLimit({
-    maxSize: DEFAULT_BODY_LIMIT,
-    onError: () => {
-      throw new HttpError(413, `Request body is larger than ${DEFAULT_BODY_LIMIT / 1024} KB`);
-    },
-  });
-  // GET and HEAD carry no body; asking for one makes @hono/node-server build a full fetch Request,
-  // which was a sixth of a status poll's CPU time.
-  app.use('/api/*', (c, next) =>
-    c.req.method === 'GET' || c.req.method === 'HEAD' ? next() : limitBody(c, next),
-  );
+  app.use('/api/*', appBodyLimit);
   // Form posts from other sites are refused; JSON requests are already covered by SameSite=Lax and CORS.
   // Browsers send Origin or Sec-Fetch-Site with every cross-site POST, so a request with neither
   // comes from a script or curl, where CSRF cannot happen (Go's CrossOriginProtection uses the

@@ -55,6 +55,18 @@ describe('the agent', () => {
     expect(await res.json()).toMatchObject({ message: expect.any(String) });
   });
 
+  it('answers an audio body sent to a JSON route with 400, not by reading it', async () => {
+    // Audio skips the app-wide limit for the upload routes' own; a JSON route must still refuse it.
+    const res = await fetch(`${agent.url}/api/auth/login`, {
+      method: 'POST',
+      body: new Uint8Array(2 * 1024 * 1024),
+      headers: { 'content-type': 'audio/wav' },
+      dispatcher: new UndiciAgent({ pipelining: 0 }),
+    } as RequestInit);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ message: expect.any(String) });
+  });
+
   it('serves the console with history-API fallback and the right cache headers', async () => {
     const deep = await client.get('/some/deep/link');
     expect(deep.status).toBe(200);
