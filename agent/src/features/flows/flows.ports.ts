@@ -1,0 +1,56 @@
+/**
+ * What the flow runner needs from the outside world. app.ts passes implementations from other features
+ * (features never import each other), so the runner stays testable and the stage kinds stay decoupled.
+ */
+
+export interface SpeechPort {
+  /** VAD on a WAV clip: trims silence; speech=false when the clip holds none. */
+  detectSpeech(wav: Buffer): Promise<{ speech: boolean; wav: Buffer; speechMs: number; durationMs: number }>;
+  transcribe(
+    wav: Buffer,
+    opts: { engine?: string; language?: string },
+  ): Promise<{ text: string; engine: string; model?: string; ms: number }>;
+  synthesize(text: string, opts: { voice?: string }): Promise<{ wav: Buffer; engine: string; ms: number }>;
+}
+
+export interface LlmPort {
+  /** One prompt, one answer; the LLM feature's router picks the model when none is given. */
+  complete(
+    prompt: string,
+    opts: { model?: string; system?: string; userId: number },
+  ): Promise<{ text: string; model: string; provider: string; ms: number }>;
+}
+
+export interface HomeAssistantPort {
+  callService(
+    domain: string,
+    service: string,
+    data: Record<string, unknown>,
+  ): Promise<{ changedEntities: number }>;
+}
+
+export interface NotifyPort {
+  notify(
+    userId: number,
+    input: { title: string; body: string; severity: 'info' | 'success' | 'warning' | 'error' },
+  ): Promise<{ id: number }>;
+}
+
+export interface HttpRequestPort {
+  request(input: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    body?: string;
+    timeoutMs: number;
+    maxResponseBytes: number;
+  }): Promise<{ status: number; headers: Record<string, string>; body: string; ms: number }>;
+}
+
+export interface FlowPorts {
+  speech?: SpeechPort;
+  llm?: LlmPort;
+  homeAssistant?: HomeAssistantPort;
+  notify?: NotifyPort;
+  http: HttpRequestPort;
+}
