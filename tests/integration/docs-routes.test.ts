@@ -11,7 +11,14 @@ afterAll(async () => {
   await agent?.stop();
 });
 
-type Route = { method: string; path: string; group: string; signInRequired: boolean; roles: string[] | null };
+type Route = {
+  method: string;
+  path: string;
+  group: string;
+  signInRequired: boolean;
+  roles: string[] | null;
+  credential: string | null;
+};
 
 describe('GET /api/docs/routes', () => {
   it("lists the agent's own endpoints with the guard each sits behind, without signing in", async () => {
@@ -27,6 +34,7 @@ describe('GET /api/docs/routes', () => {
       group: 'health',
       signInRequired: false,
       roles: null,
+      credential: null,
     });
     expect(find('GET', '/api/docs/routes')).toMatchObject({ signInRequired: false });
     expect(find('POST', '/api/auth/login')).toMatchObject({ group: 'auth', signInRequired: false });
@@ -37,6 +45,15 @@ describe('GET /api/docs/routes', () => {
     // A sub-app-wide guard (`.use(requireAdmin)`) covers every endpoint under it.
     expect(find('GET', '/api/users')).toMatchObject({ signInRequired: true, roles: ['admin', 'superadmin'] });
     expect(find('PATCH', '/api/users/:id')).toMatchObject({ roles: ['admin', 'superadmin'] });
+    // Endpoints for devices and other hubs name the token they take instead of reading as public.
+    expect(find('POST', '/api/devices/satellite/:id/heartbeat')).toMatchObject({
+      signInRequired: false,
+      credential: 'Satellite token',
+    });
+    expect(find('GET', '/api/nexus/peer')).toMatchObject({
+      signInRequired: true,
+      credential: 'Hub access token',
+    });
 
     // Only API paths, each method+path once, and no catch-alls.
     expect(routes.every((r) => r.path.startsWith('/api/') && r.method !== 'ALL')).toBe(true);

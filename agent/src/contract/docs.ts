@@ -11,6 +11,8 @@ export const apiRouteSchema = z.object({
   signInRequired: z.boolean(),
   /** The roles its guard admits; null when any signed-in user (or anyone, if public) may call it. */
   roles: z.array(roleSchema).nullable(),
+  /** A credential other than a session that opens it (e.g. 'Satellite token'); null when none does. */
+  credential: z.string().nullable(),
 });
 export type ApiRoute = z.infer<typeof apiRouteSchema>;
 

@@ -35,3 +35,15 @@ export function requireRole(...roles: Role[]) {
 }
 
 export const requireAdmin = requireRole('admin', 'superadmin');
+
+/**
+ * The credential other than a session that a middleware checks (a device token, an API key, a
+ * webhook secret), so the API reference does not call a token-protected endpoint public.
+ */
+export const credentialNames = new WeakMap<object, string>();
+
+/** Marks `middleware` as the check of a credential named for people, e.g. 'Satellite token'. */
+export function checksCredential<M extends object>(middleware: M, name: string): M {
+  credentialNames.set(middleware, name);
+  return middleware;
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RouterRoute } from 'hono/types';
-import { requireAdmin, requireUser } from '../../http/guards.js';
+import { checksCredential, requireAdmin, requireUser } from '../../http/guards.js';
 import { describeApiRoutes, pathCovers } from './docs.service.js';
 
 const handler = (c: unknown) => c;
@@ -39,14 +39,34 @@ describe('describeApiRoutes', () => {
         group: 'admin',
         signInRequired: true,
         roles: ['admin', 'superadmin'],
+        credential: null,
       },
-      { method: 'GET', path: '/api/health', group: 'health', signInRequired: false, roles: null },
-      { method: 'GET', path: '/api/me', group: 'me', signInRequired: true, roles: null },
+      {
+        method: 'GET',
+        path: '/api/health',
+        group: 'health',
+        signInRequired: false,
+        roles: null,
+        credential: null,
+      },
+      { method: 'GET', path: '/api/me', group: 'me', signInRequired: true, roles: null, credential: null },
     ]);
   });
 
   it('ignores a guard registered after the endpoint, which never runs for it', () => {
     const [only] = describeApiRoutes([route('GET', '/api/open'), route('ALL', '/api/*', requireUser)]);
     expect(only).toMatchObject({ path: '/api/open', signInRequired: false });
+  });
+
+  it('names the credential a token-checking middleware accepts', () => {
+    const tokenCheck = checksCredential(
+      async (_c: unknown, next: () => Promise<void>) => next(),
+      'Satellite token',
+    );
+    const [heartbeat] = describeApiRoutes([
+      route('POST', '/api/sat/:id/heartbeat', tokenCheck),
+      route('POST', '/api/sat/:id/heartbeat'),
+    ]);
+    expect(heartbeat).toMatchObject({ signInRequired: false, roles: null, credential: 'Satellite token' });
   });
 });

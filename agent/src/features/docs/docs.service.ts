@@ -1,7 +1,7 @@
 import type { RouterRoute } from 'hono/types';
 import type { ApiRoute } from '../../contract/docs.js';
 import type { Role } from '../../contract/auth.js';
-import { guardAccess } from '../../http/guards.js';
+import { credentialNames, guardAccess } from '../../http/guards.js';
 
 /**
  * The API reference, read from the running app's own route table so it cannot drift from the
@@ -19,16 +19,20 @@ export function describeApiRoutes(table: readonly RouterRoute[]): ApiRoute[] {
   const routes = [...endpoints.values()].map(({ method, path, index }): ApiRoute => {
     let signInRequired = false;
     let roles: Role[] | null = null;
+    let credential: string | null = null;
     for (let i = 0; i <= index; i++) {
       const candidate = table[i]!;
       const access = guardAccess.get(candidate.handler);
-      if (!access) continue;
+      const credentialName = credentialNames.get(candidate.handler);
+      if (!access && !credentialName) continue;
       if (candidate.method !== 'ALL' && candidate.method !== method) continue;
       if (!pathCovers(candidate.path, path)) continue;
+      if (credentialName) credential = credentialName;
+      if (!access) continue;
       signInRequired = true;
       if (access !== 'any') roles = roles ? roles.filter((r) => access.includes(r)) : [...access];
     }
-    return { method, path, group: groupOf(path), signInRequired, roles };
+    return { method, path, group: groupOf(path), signInRequired, roles, credential };
   });
 
   return routes.sort(

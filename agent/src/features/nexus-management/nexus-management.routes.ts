@@ -9,7 +9,7 @@ import {
 } from '../../contract/nexus-management.js';
 import { hubIdentityInputSchema, type HubIdentityInput } from '../../contract/setup.js';
 import type { AppEnv } from '../../http/app-env.js';
-import { guardAccess, requireAdmin, requireUser } from '../../http/guards.js';
+import { checksCredential, guardAccess, requireAdmin, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
 import { unauthorized } from '../../lib/http-error.js';
 import type { NexusManagementService } from './nexus-management.service.js';
@@ -39,7 +39,7 @@ function requirePeer(service: NexusManagementService) {
   );
   // The API reference lists it as closed to callers with neither a session nor a token.
   guardAccess.set(guard, 'any');
-  return guard;
+  return checksCredential(guard, 'Hub access token');
 }
 
 /** Mounted at /api/nexus, beside the dashboard's /api/nexus/status. */

@@ -8,7 +8,7 @@ import {
   updateSatelliteInputSchema,
 } from '../../contract/status.js';
 import type { AppEnv } from '../../http/app-env.js';
-import { requireAdmin, requireUser } from '../../http/guards.js';
+import { checksCredential, requireAdmin, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
 import type { SatellitesService } from './satellites.service.js';
 import type { SatelliteRow } from './satellites.table.js';
@@ -58,13 +58,16 @@ export function satellitesRoutes(service: SatellitesService, opts: { trustProxy:
       '/:id/heartbeat',
       validate('param', idParam),
       // The token is checked before the body is looked at, so a stranger learns nothing from validation errors.
-      createMiddleware<{ Variables: { satellite: SatelliteRow } }>(async (c, next) => {
-        c.set(
-          'satellite',
-          service.authenticate(Number(c.req.param('id')), bearerToken(c.req.header('authorization'))),
-        );
-        await next();
-      }),
+      checksCredential(
+        createMiddleware<{ Variables: { satellite: SatelliteRow } }>(async (c, next) => {
+          c.set(
+            'satellite',
+            service.authenticate(Number(c.req.param('id')), bearerToken(c.req.header('authorization'))),
+          );
+          await next();
+        }),
+        'Satellite token',
+      ),
       validate('json', satelliteHeartbeatInputSchema),
       (c) =>
         c.json(service.heartbeat(c.get('satellite'), c.req.valid('json'), clientAddress(c, opts.trustProxy))),

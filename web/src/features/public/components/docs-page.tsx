@@ -21,12 +21,16 @@ const METHOD_STYLE: Record<string, string> = {
 };
 
 function accessLabel(route: ApiRoute): string {
-  if (!route.signInRequired) return 'Public';
-  if (!route.roles) return 'Signed in';
+  if (!route.signInRequired) return route.credential ?? 'Public';
+  if (!route.roles) return route.credential ? `Signed in or ${lowerFirst(route.credential)}` : 'Signed in';
   if (route.roles.length === 2 && route.roles.includes('admin') && route.roles.includes('superadmin')) {
     return 'Admins';
   }
   return route.roles.join(', ');
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 /**
