@@ -14,3 +14,4 @@ export * from './jetson.js';
 export * from './setup.js';
 export * from './nexus-management.js';
 export * from './llm.js';
+export * from './flows.js';

@@ -9,3 +9,4 @@ export * from '../features/satellites/satellites.table.js';
 export * from '../features/docker/docker.table.js';
 export * from '../features/nexus-management/nexus-management.table.js';
 export * from '../features/llm/llm.table.js';
+export * from '../features/flows/flows.table.js';
