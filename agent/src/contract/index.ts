@@ -15,3 +15,4 @@ export * from './setup.js';
 export * from './nexus-management.js';
 export * from './llm.js';
 export * from './flows.js';
+export * from './speech.js';

@@ -10,3 +10,4 @@ export * from '../features/docker/docker.table.js';
 export * from '../features/nexus-management/nexus-management.table.js';
 export * from '../features/llm/llm.table.js';
 export * from '../features/flows/flows.table.js';
+export * from '../features/speech/speech.table.js';
