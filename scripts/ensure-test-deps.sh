@@ -12,6 +12,9 @@ command -v runc >/dev/null 2>&1 || missing+=(runc)
 dpkg-query -W -f='${Status}' busybox-static 2>/dev/null | grep -q 'ok installed' || missing+=(busybox-static)
 # tests/unit/appliance.test.ts runs shellcheck on scripts/*.sh.
 command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
+# The wake-word and audio tests make their recordings with espeak-ng and measure or alter them with sox.
+command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
+command -v sox >/dev/null 2>&1 || missing+=(sox)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
