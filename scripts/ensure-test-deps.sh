@@ -12,6 +12,9 @@ command -v runc >/dev/null 2>&1 || missing+=(runc)
 dpkg-query -W -f='${Status}' busybox-static 2>/dev/null | grep -q 'ok installed' || missing+=(busybox-static)
 # tests/unit/appliance.test.ts runs shellcheck on scripts/*.sh.
 command -v shellcheck >/dev/null 2>&1 || missing+=(shellcheck)
+# The Wyoming speech-to-text simulator (tests/fixtures/wyoming-stt-sim.ts) recognises with pocketsphinx.
+command -v pocketsphinx_continuous >/dev/null 2>&1 || missing+=(pocketsphinx)
+[ -d /usr/share/pocketsphinx/model/en-us ] || missing+=(pocketsphinx-en-us)
 # The wake-word and audio tests make their recordings with espeak-ng and measure or alter them with sox.
 command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
 command -v sox >/dev/null 2>&1 || missing+=(sox)
