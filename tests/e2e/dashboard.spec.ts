@@ -191,7 +191,7 @@ test.describe('a fresh hub', () => {
     await expect(fact(platform, 'Status')).toHaveText('Ready');
 
     // Quick Launch (§2).
-    const quickLaunch = page.getByRole('region', { name: 'Quick Launch' });
+    const quickLaunch = page.getByRole('region', { name: 'Quick Launch', exact: true });
     for (const [name, href] of [
       ['Nexus Status', '/nexus-status'],
       ['Satellites', '/satellite-management'],

@@ -90,7 +90,7 @@ test('the entity list follows Home Assistant live', async ({ page, sim }) => {
 
   await page.getByLabel('Search entities').fill('');
   await page.getByRole('button', { name: 'By area' }).click();
-  await expect(page.getByRole('region', { name: 'Garage' })).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Garage', exact: true })).toBeVisible();
 });
 
 test('toggles a light and reconciles with the state Home Assistant reports', async ({ page, sim }) => {

@@ -117,7 +117,7 @@ test('lists the models and pulls one with a live progress bar that survives a re
   ollama.pullSteps = 30;
   ollama.pullStepDelayMs = 100;
   await page.goto('/llm-management');
-  const models = page.getByRole('region', { name: 'Models' });
+  const models = page.getByRole('region', { name: 'Models', exact: true });
   const llama = models.locator('tr[data-model="llama3.2:3b"]');
   await expect(llama).toContainText('ollama');
   await expect(llama).toContainText('Q4_K_M');
@@ -139,7 +139,7 @@ test('lists the models and pulls one with a live progress bar that survives a re
   await expect(again).toHaveAttribute('data-status', 'success', { timeout: 15_000 });
   await expect(again.getByText('Done')).toBeVisible();
   await expect(
-    page.getByRole('region', { name: 'Models' }).locator('tr[data-model="tinyllama:1.1b"]'),
+    page.getByRole('region', { name: 'Models', exact: true }).locator('tr[data-model="tinyllama:1.1b"]'),
   ).toBeVisible();
 });
 
@@ -153,7 +153,7 @@ test('shows the pipeline, the usage charts and the tokenizer', async ({ page }) 
   await page.goto('/llm-usage-discovery');
   await expect(page.getByRole('heading', { name: 'LLM Usage' })).toBeVisible();
   await expect(page.getByRole('img', { name: /Messages per day/ })).toBeVisible();
-  await expect(page.getByRole('region', { name: 'By person' })).toContainText('Lena Owner');
+  await expect(page.getByRole('region', { name: 'By person', exact: true })).toContainText('Lena Owner');
   await page.goto('/tokenization-demo');
   await page.getByRole('textbox', { name: 'Text to tokenize' }).fill('Hello world');
   await expect(page.getByTestId('token-count')).toHaveText('2');
@@ -180,12 +180,19 @@ for (const scheme of ['light', 'dark'] as const) {
         '/llm-management',
         () =>
           expect(
-            page.getByRole('region', { name: 'Models' }).locator('tr[data-model]').first(),
+            page.getByRole('region', { name: 'Models', exact: true }).locator('tr[data-model]').first(),
           ).toBeVisible(),
       ],
-      ['/llm-router', () => expect(page.getByRole('region', { name: 'Load per provider' })).toBeVisible()],
+      [
+        '/llm-router',
+        () => expect(page.getByRole('region', { name: 'Load per provider', exact: true })).toBeVisible(),
+      ],
       ['/pipeline-control', () => expect(page.getByTestId('pipeline-facts')).toBeVisible()],
-      ['/ollama', () => expect(page.getByRole('region', { name: 'Ollama servers' })).toContainText('ollama')],
+      [
+        '/ollama',
+        () =>
+          expect(page.getByRole('region', { name: 'Ollama servers', exact: true })).toContainText('ollama'),
+      ],
       ['/llm-usage-discovery', () => expect(page.getByRole('heading', { name: 'LLM Usage' })).toBeVisible()],
       ['/tokenization-demo', () => expect(page.getByTestId('token-count')).toBeVisible()],
     ];

@@ -1,11 +1,10 @@
 import { HardDrive } from 'lucide-react';
 import type { Disk } from '@nexus/agent/contract';
 import { Progress } from '@/components/ui/progress';
-import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatBytes } from '@/lib/format-bytes';
 import { cn } from '@/lib/utils';
 import { Panel } from './panel';
-import { ScrollTable } from './scroll-table';
 
 /** Above these a disk's bar turns amber, then red: a full root disk stops the hub writing its database. */
 const DISK_WARNING_PERCENT = 80;
@@ -24,7 +23,7 @@ export function DisksCard({ disks, sampledAt }: { disks: Disk[]; sampledAt: numb
           No mounted file systems were reported. The agent reads them every 30 seconds; check back shortly.
         </p>
       ) : (
-        <ScrollTable label="Disks table">
+        <Table label="Disks table">
           <TableHeader>
             <TableRow>
               <TableHead>Mount</TableHead>
@@ -63,7 +62,7 @@ export function DisksCard({ disks, sampledAt }: { disks: Disk[]; sampledAt: numb
               </TableRow>
             ))}
           </TableBody>
-        </ScrollTable>
+        </Table>
       )}
     </Panel>
   );

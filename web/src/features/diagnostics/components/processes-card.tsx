@@ -2,12 +2,11 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ListTree } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatBytes } from '@/lib/format-bytes';
 import { PROCESS_LIMIT, processesQueryOptions, type ProcessSort } from '../api';
 import { Panel } from './panel';
 import { QueryError, RowsSkeleton } from './query-state';
-import { ScrollTable } from './scroll-table';
 
 const SORT_LABELS: Record<ProcessSort, string> = { cpu: 'CPU', mem: 'Memory' };
 
@@ -43,7 +42,7 @@ export function ProcessesCard() {
       }
     >
       {list ? (
-        <ScrollTable label="Processes table">
+        <Table label="Processes table">
           <TableHeader>
             <TableRow>
               <TableHead>Process</TableHead>
@@ -76,7 +75,7 @@ export function ProcessesCard() {
               </TableRow>
             ))}
           </TableBody>
-        </ScrollTable>
+        </Table>
       ) : query.error ? (
         <QueryError
           what="the process list"

@@ -171,7 +171,7 @@ function EntityGroupCard({
       </h2>
       {open ? (
         <CardContent className="pb-3">
-          <Table>
+          <Table label={`${label} table`}>
             <TableHeader>
               <TableRow>
                 <TableHead>Entity</TableHead>

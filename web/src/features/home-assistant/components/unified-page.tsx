@@ -609,7 +609,7 @@ function SummaryTab({ status }: { status: HaStatus }) {
         </Section>
         <Section title="Entities by area">
           {areaCounts.size ? (
-            <Table>
+            <Table label="Entities by area table">
               <TableHeader>
                 <TableRow>
                   <TableHead>Area</TableHead>
@@ -667,7 +667,7 @@ function DebugTab({ status }: { status: HaStatus }) {
       </Section>
       <Section title="Connection log" description="The hub's last 50 connection events, newest first.">
         {status.events.length ? (
-          <Table>
+          <Table label="Connection log table">
             <TableHeader>
               <TableRow>
                 <TableHead>Time</TableHead>

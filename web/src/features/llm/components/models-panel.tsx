@@ -59,7 +59,7 @@ export function ModelsPanel({ ollamaOnly = false }: { ollamaOnly?: boolean }) {
           </EmptyState>
         ) : (
           <div className="overflow-x-auto">
-            <Table>
+            <Table label="Models table">
               <TableHeader>
                 <TableRow>
                   <TableHead>Model</TableHead>

@@ -65,7 +65,7 @@ export function ProvidersPanel() {
         <LoadError what="the providers" error={providers.error} onRetry={() => void providers.refetch()} />
       ) : (
         <div className="overflow-x-auto">
-          <Table>
+          <Table label="Providers table">
             <TableHeader>
               <TableRow>
                 <TableHead>Name</TableHead>

@@ -69,7 +69,7 @@ export function RouterPanel() {
         description="Since the agent started. The spread strategy sends new chats to the least busy hub."
       >
         <div className="overflow-x-auto">
-          <Table>
+          <Table label="Load per provider table">
             <TableHeader>
               <TableRow>
                 <TableHead>Provider</TableHead>

@@ -158,7 +158,7 @@ function TotalsChart({ totals, label }: { totals: Total[]; label: string }) {
 
 function TotalsTable({ totals, first }: { totals: Total[]; first: string }) {
   return (
-    <Table>
+    <Table label={`Totals by ${first.toLowerCase()}`}>
       <TableHeader>
         <TableRow>
           <TableHead>{first}</TableHead>

@@ -7,12 +7,11 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StatusPill } from '@/components/ui/status-pill';
-import { TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatRate } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
 import { networkInfoQueryOptions, sortInterfaces } from '../api';
-import { ScrollTable } from './scroll-table';
 
 /** /network-info: the hub's interfaces and addresses, its gateway and DNS, and what listens on which port. */
 export function NetworkInfoPage() {
@@ -190,7 +189,7 @@ function PortsTable({ ports }: { ports: ListeningPort[] }) {
   }
   const sorted = [...ports].sort((a, b) => a.port - b.port || a.protocol.localeCompare(b.protocol));
   return (
-    <ScrollTable label="Listening ports table">
+    <Table label="Listening ports table">
       <TableHeader>
         <TableRow>
           <TableHead>Port</TableHead>
@@ -220,7 +219,7 @@ function PortsTable({ ports }: { ports: ListeningPort[] }) {
           </TableRow>
         ))}
       </TableBody>
-    </ScrollTable>
+    </Table>
   );
 }
 

@@ -55,7 +55,7 @@ export function DebugPanel() {
             </CardTitle>
           </CardHeader>
           <CardContent>
-            <Table>
+            <Table label="Agent process table">
               <TableBody>
                 <Row label="Version" value={agent.version} />
                 <Row label="Process id" value={String(agent.pid)} />
@@ -76,7 +76,7 @@ export function DebugPanel() {
             </CardTitle>
           </CardHeader>
           <CardContent>
-            <Table>
+            <Table label="Database table">
               <TableBody>
                 <Row label="File" value={database.file} />
                 <Row label="Size" value={formatBytes(database.sizeBytes)} />
@@ -92,7 +92,7 @@ export function DebugPanel() {
             </CardTitle>
           </CardHeader>
           <CardContent>
-            <Table>
+            <Table label="Configuration table">
               <TableHeader>
                 <TableRow>
                   <TableHead>Variable</TableHead>

@@ -380,7 +380,7 @@ function AccessTokens() {
           </Button>
         </form>
         {tokens.data && tokens.data.length > 0 ? (
-          <Table>
+          <Table label="Access tokens table">
             <TableHeader>
               <TableRow>
                 <TableHead>Name</TableHead>

@@ -208,7 +208,7 @@ export function JetsonCheckPanel() {
           ) : null}
           {cpus.length > 0 || r.clocks.gpu ? (
             <Panel title="Clocks" icon={Cpu}>
-              <Table>
+              <Table label="Clocks table">
                 <TableHeader>
                   <TableRow>
                     <TableHead>Unit</TableHead>
@@ -247,7 +247,7 @@ export function JetsonCheckPanel() {
           ) : null}
           {r.powerRails.length > 0 ? (
             <Panel title="Power rails" icon={Zap} description="INA3221 monitors on the module">
-              <Table>
+              <Table label="Power rails table">
                 <TableHeader>
                   <TableRow>
                     <TableHead>Rail</TableHead>

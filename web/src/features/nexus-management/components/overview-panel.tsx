@@ -230,7 +230,7 @@ export function OverviewPanel() {
           </Button>
         </CardHeader>
         <CardContent>
-          <Table>
+          <Table label="Services table">
             <TableHeader>
               <TableRow>
                 <TableHead>Service</TableHead>
