@@ -82,6 +82,9 @@ import {
 } from './features/nexus-management/nexus-management.service.js';
 import { nexusManagementRoutes } from './features/nexus-management/nexus-management.routes.js';
 import { configFacts, databaseFacts } from './features/nexus-management/agent-facts.js';
+import { createFlowsFeature } from './features/flows/flows.feature.js';
+import { chatAsLlmPort } from './features/flows/port-adapters.js';
+import { createHttpRequester } from './adapters/http-request.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -261,6 +264,30 @@ function apiRoutes(
     }),
     now: deps.now,
   });
+  const flows = createFlowsFeature({
+    db: deps.db,
+    secrets: deps.secrets,
+    live: deps.live,
+    log: deps.log,
+    dataDir: deps.env.dataDir,
+    now: deps.now,
+    ports: {
+      llm: chatAsLlmPort(llm.chat),
+      homeAssistant: {
+        callService: (role, domain, service, input) =>
+          homeAssistant.callService(role, domain, service, input),
+      },
+      notify: {
+        notify: async (userId, n) => ({
+          id: deps.notifications.notify({ userId, level: n.severity, title: n.title, body: n.body || null })
+            .id,
+        }),
+      },
+      http: createHttpRequester(),
+      // The speech services (VAD, STT, TTS) are wired here once they exist; until then those stages fail clearly.
+      speech: undefined,
+    },
+  });
   const trustProxy = deps.env.NEXUS_TRUST_PROXY;
   return new Hono<AppEnv>()
     .route('/health', healthRoutes(APP_VERSION))
@@ -303,7 +330,9 @@ function apiRoutes(
     .route(
       '/nexus',
       nexusManagementRoutes(nexusManagement, { updateIdentity: (input) => setup.updateIdentity(input) }),
-    );
+    )
+    .route('/flows', flows.routes)
+    .route('/hooks', flows.hooks);
 }
 
 function defaultSystem(deps: AppDeps) {

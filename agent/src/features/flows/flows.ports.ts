@@ -22,11 +22,13 @@ export interface LlmPort {
 }
 
 export interface HomeAssistantPort {
+  /** Called with the flow owner's role, so a flow can do no more than its owner may. */
   callService(
+    role: 'user' | 'admin' | 'superadmin',
     domain: string,
     service: string,
-    data: Record<string, unknown>,
-  ): Promise<{ changedEntities: number }>;
+    input: { entity_id?: string[]; service_data: Record<string, unknown> },
+  ): Promise<{ entityIds: string[]; contextId: string | null }>;
 }
 
 export interface NotifyPort {

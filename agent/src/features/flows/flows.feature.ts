@@ -1,0 +1,35 @@
+import type { Db } from '../../db/client.js';
+import type { Logger } from '../../lib/logger.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { LivePublisher } from '../../live/hub.js';
+import type { FlowPorts } from './flows.ports.js';
+import { createFlowsRepository } from './flows.repository.js';
+import { flowsRoutes, hooksRoutes } from './flows.routes.js';
+import { createFlowsService } from './flows.service.js';
+
+/**
+ * FlowForge: flows (trigger + stages) with versions, runs recorded stage by stage and streamed
+ * live, webhook/schedule/API/voice triggers. Outside powers (LLM, Home Assistant, notifications,
+ * speech, HTTP) arrive as ports from app.ts.
+ */
+export function createFlowsFeature(deps: {
+  db: Db;
+  secrets: SecretBox;
+  live: LivePublisher;
+  log: Logger;
+  dataDir: string;
+  ports: FlowPorts;
+  now?: () => number;
+}) {
+  const service = createFlowsService({
+    repo: createFlowsRepository(deps.db, deps.now),
+    secrets: deps.secrets,
+    live: deps.live,
+    ports: deps.ports,
+    log: deps.log.child({ feature: 'flows' }),
+    dataDir: deps.dataDir,
+    now: deps.now,
+  });
+  service.startScheduler();
+  return { service, routes: flowsRoutes(service), hooks: hooksRoutes(service) };
+}

@@ -1,0 +1,812 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  API_KEY_PREFIX,
+  FLOWS_TOPIC,
+  WEBHOOK_TEST_LISTEN_MS,
+  flowDefinitionSchema,
+  flowRunTopic,
+  flowRunsTopic,
+  type ApiKey,
+  type CreateApiKeyInput,
+  type CreatedApiKey,
+  type Flow,
+  type FlowDefinition,
+  type FlowExport,
+  type FlowRun,
+  type FlowSummary,
+  type FlowVersion,
+  type RunTrigger,
+  type Stage,
+  type StageRun,
+  type Trigger,
+} from '../../contract/flows.js';
+import {
+  HttpError,
+  badRequest,
+  conflict,
+  forbidden,
+  notFound,
+  tooManyRequests,
+} from '../../lib/http-error.js';
+import type { Logger } from '../../lib/logger.js';
+import type { SecretBox } from '../../lib/secret-box.js';
+import type { LivePublisher } from '../../live/hub.js';
+import { executeStage, pendingStage, secretKey, type RunState } from './flow-runner.js';
+import { createFlowScheduler, nextRuns } from './flow-scheduler.js';
+import type { FlowPorts } from './flows.ports.js';
+import type { FlowWithOwner, FlowsRepository } from './flows.repository.js';
+import type { FlowApiKeyRow, FlowRunRow } from './flows.table.js';
+import { createRateLimiter } from './rate-limiter.js';
+
+/** Runs kept per flow; older ones (and their clips) are deleted as new ones finish. */
+export const MAX_RUNS_PER_FLOW = 200;
+/** Versions kept per flow; the oldest are dropped past this. */
+export const MAX_VERSIONS_PER_FLOW = 50;
+/** Runs listed per request. */
+export const RUNS_PAGE = 50;
+/** Webhook calls per flow: sustained rate and burst. */
+export const WEBHOOK_RATE = { perSecond: 200, burst: 400 };
+/** Runs per API key: sustained rate and burst. */
+export const API_KEY_RATE = { perSecond: 1, burst: 30 };
+/** A stage's input/output stored with the run is cut to this many characters of JSON. */
+const STORED_VALUE_MAX_CHARS = 32 * 1024;
+const CLIPS_DIR = 'flows/clips';
+
+export interface Actor {
+  id: number;
+  role: 'user' | 'admin' | 'superadmin';
+}
+
+const isAdmin = (actor: Actor) => actor.role === 'admin' || actor.role === 'superadmin';
+
+type StoredStage = Stage;
+
+function hashKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/** Constant-time equality of two strings of any length (hashing first evens the lengths). */
+function sameSecret(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+}
+
+function bounded(value: unknown): unknown {
+  if (value === undefined) return null;
+  const text = JSON.stringify(value);
+  if (text === undefined) return null;
+  return text.length > STORED_VALUE_MAX_CHARS
+    ? { truncated: `${text.slice(0, STORED_VALUE_MAX_CHARS)}…` }
+    : value;
+}
+
+function isWav(buffer: Buffer): boolean {
+  return (
+    buffer.length >= 12 &&
+    buffer.toString('ascii', 0, 4) === 'RIFF' &&
+    buffer.toString('ascii', 8, 12) === 'WAVE'
+  );
+}
+
+export function createFlowsService(deps: {
+  repo: FlowsRepository;
+  secrets: SecretBox;
+  live: LivePublisher;
+  ports: FlowPorts;
+  log: Logger;
+  dataDir: string;
+  now?: () => number;
+}) {
+  const now = deps.now ?? Date.now;
+  const { repo } = deps;
+  const clipsDir = path.join(deps.dataDir, CLIPS_DIR);
+  const listening = new Map<number, number>();
+  const webhookLimiter = createRateLimiter({ ...WEBHOOK_RATE, now });
+  const apiKeyLimiter = createRateLimiter({ ...API_KEY_RATE, now });
+  const inFlight = new Set<Promise<unknown>>();
+
+  const interrupted = repo.markInterrupted();
+  if (interrupted)
+    deps.log.warn({ runs: interrupted }, 'flows: runs interrupted by the last stop marked failed');
+
+  // ---- access ----
+
+  function ownFlow(actor: Actor, id: number): FlowWithOwner {
+    const flow = repo.get(id);
+    // Someone else's flow is not found, so ids do not reveal what exists.
+    if (!flow || (flow.ownerId !== actor.id && !isAdmin(actor))) throw notFound(`No flow with id ${id}`);
+    return flow;
+  }
+
+  function ownRun(actor: Actor, runId: number): { run: FlowRunRow; flow: FlowWithOwner } {
+    const run = repo.run(runId);
+    if (!run) throw notFound(`No run with id ${runId}`);
+    const flow = repo.get(run.flowId);
+    if (!flow || (flow.ownerId !== actor.id && !isAdmin(actor))) throw notFound(`No run with id ${runId}`);
+    return { run, flow };
+  }
+
+  deps.live.registerTopic(FLOWS_TOPIC, {
+    allow: (user, topic) => {
+      const actor = { id: user.id, role: user.role as Actor['role'] };
+      const runMatch = /^flows\.run\.(\d+)$/.exec(topic);
+      const flowMatch = /^flows\.(\d+)\.runs$/.exec(topic);
+      try {
+        if (runMatch) ownRun(actor, Number(runMatch[1]));
+        else if (flowMatch) ownFlow(actor, Number(flowMatch[1]));
+        else return false;
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  });
+
+  // ---- secrets ----
+
+  function openSecrets(sealed: string | null): Map<string, string> {
+    if (!sealed) return new Map();
+    return new Map(Object.entries(JSON.parse(deps.secrets.open(sealed)) as Record<string, string>));
+  }
+
+  /**
+   * Moves secret header values out of the definition into the sealed map. An empty value keeps
+   * the one stored before under the same stage and header, so the builder can save without
+   * ever having seen it.
+   */
+  function separateSecrets(
+    stages: Stage[],
+    previous: Map<string, string>,
+  ): { stages: StoredStage[]; secretsSealed: string | null } {
+    const kept: Record<string, string> = {};
+    const stored = stages.map((stage) => {
+      if (stage.kind !== 'http_request') return stage;
+      const headers = stage.config.headers.map((header) => {
+        if (!header.secret) return { name: header.name, value: header.value, secret: false };
+        const key = secretKey(stage.id, header.name);
+        const value = header.value !== '' ? header.value : previous.get(key);
+        if (value !== undefined) kept[key] = value;
+        return { name: header.name, value: '', secret: true };
+      });
+      return { ...stage, config: { ...stage.config, headers } };
+    });
+    return {
+      stages: stored,
+      secretsSealed: Object.keys(kept).length ? deps.secrets.seal(JSON.stringify(kept)) : null,
+    };
+  }
+
+  function withSecretFlags(stages: StoredStage[], secrets: Map<string, string>): Stage[] {
+    return stages.map((stage) => {
+      if (stage.kind !== 'http_request') return stage;
+      const headers = stage.config.headers.map((h) =>
+        h.secret ? { ...h, value: '', hasValue: secrets.has(secretKey(stage.id, h.name)) } : h,
+      );
+      return { ...stage, config: { ...stage.config, headers } };
+    });
+  }
+
+  // ---- views ----
+
+  const parseTrigger = (text: string) => JSON.parse(text) as Trigger;
+  const parseStages = (text: string) => JSON.parse(text) as StoredStage[];
+
+  function webhookSecret(flow: FlowWithOwner): string {
+    return deps.secrets.open(flow.webhookSecretSealed);
+  }
+
+  function toFlow(flow: FlowWithOwner): Flow {
+    const trigger = parseTrigger(flow.trigger);
+    let webhook: Flow['webhook'] = null;
+    if (trigger.type === 'webhook') {
+      const base = `/api/hooks/${flow.id}/${webhookSecret(flow)}`;
+      const until = listening.get(flow.id);
+      webhook = {
+        productionPath: base,
+        testPath: `${base}/test`,
+        listeningUntil: until && until > now() ? new Date(until).toISOString() : null,
+      };
+    }
+    let upcoming: string[] | null = null;
+    if (trigger.type === 'schedule') {
+      try {
+        upcoming = nextRuns(trigger.cron, trigger.timezone, 5, new Date(now()));
+      } catch {
+        upcoming = [];
+      }
+    }
+    return {
+      id: flow.id,
+      name: flow.name,
+      description: flow.description,
+      status: flow.status,
+      trigger,
+      stages: withSecretFlags(parseStages(flow.stages), openSecrets(flow.secretsSealed)),
+      version: flow.version,
+      ownerId: flow.ownerId,
+      ownerName: flow.ownerName,
+      webhook,
+      nextRuns: upcoming,
+      createdAt: flow.createdAt.toISOString(),
+      updatedAt: flow.updatedAt.toISOString(),
+    };
+  }
+
+  function toRun(run: FlowRunRow): FlowRun {
+    const stages = JSON.parse(run.stages) as StageRun[];
+    return {
+      id: run.id,
+      flowId: run.flowId,
+      flowVersion: run.flowVersion,
+      trigger: run.trigger,
+      status: run.status,
+      input: JSON.parse(run.input) as unknown,
+      error: run.error,
+      stages,
+      hasClip: run.clipFile !== null,
+      hasSpeech: stages.some((s) => s.kind === 'tts' && s.status === 'succeeded' && !s.reused),
+      transcript: run.transcript,
+      retryOf: run.retryOf,
+      startedAt: run.startedAt.toISOString(),
+      finishedAt: run.finishedAt?.toISOString() ?? null,
+      durationMs: run.durationMs,
+    };
+  }
+
+  function toApiKey(row: FlowApiKeyRow): ApiKey {
+    return {
+      id: row.id,
+      name: row.name,
+      prefix: row.prefix,
+      flowIds: JSON.parse(row.flowIds) as number[],
+      createdAt: row.createdAt.toISOString(),
+      lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+      revokedAt: row.revokedAt?.toISOString() ?? null,
+    };
+  }
+
+  // ---- scheduling ----
+
+  const scheduler = createFlowScheduler({
+    log: deps.log,
+    fire: async (flowId) => {
+      const flow = repo.get(flowId);
+      if (!flow || flow.status !== 'active') return;
+      try {
+        await startRun(flow, 'schedule', { firedAt: new Date(now()).toISOString() }, { wait: true });
+      } catch (error) {
+        deps.log.warn({ flowId, err: (error as Error).message }, 'flows: scheduled run not started');
+      }
+    },
+  });
+
+  function syncSchedule(flow: { id: number; status: string; trigger: string }) {
+    const trigger = parseTrigger(flow.trigger);
+    scheduler.sync({
+      id: flow.id,
+      active: flow.status === 'active',
+      schedule: trigger.type === 'schedule' ? { cron: trigger.cron, timezone: trigger.timezone } : null,
+    });
+  }
+
+  function checkDefinition(definition: FlowDefinition) {
+    if (definition.trigger.type === 'schedule') {
+      nextRuns(definition.trigger.cron, definition.trigger.timezone, 1);
+    }
+  }
+
+  // ---- runs ----
+
+  function publishRun(run: FlowRunRow) {
+    const runTopic = flowRunTopic(run.id);
+    const listTopic = flowRunsTopic(run.flowId);
+    if (!deps.live.hasSubscribers(runTopic) && !deps.live.hasSubscribers(listTopic)) return;
+    const view = toRun(run);
+    deps.live.publish(runTopic, view);
+    deps.live.publish(listTopic, view);
+  }
+
+  function clipPath(file: string) {
+    return path.join(clipsDir, path.basename(file));
+  }
+
+  /** Deletes the audio kept with these runs (their clips and what TTS said). */
+  function removeAudio(runIds: number[]) {
+    for (const id of runIds) {
+      fs.rm(clipPath(`${id}.wav`), { force: true }, () => undefined);
+      fs.rm(clipPath(`${id}-speech.wav`), { force: true }, () => undefined);
+    }
+  }
+
+  interface StartOptions {
+    wait?: boolean;
+    audio?: Buffer | null;
+    /** Which definition to run; the flow's current one by default. */
+    definition?: { version: number; stages: StoredStage[]; secretsSealed: string | null };
+    retryOf?: FlowRunRow;
+  }
+
+  async function startRun(
+    flow: FlowWithOwner,
+    trigger: RunTrigger,
+    input: unknown,
+    opts: StartOptions = {},
+  ): Promise<FlowRun> {
+    const definition = opts.definition ?? {
+      version: flow.version,
+      stages: parseStages(flow.stages),
+      secretsSealed: flow.secretsSealed,
+    };
+    const stages: StageRun[] = definition.stages.map(pendingStage);
+    let startIndex = 0;
+    const context: { trigger: unknown; stages: Record<string, unknown>; run: Record<string, unknown> } = {
+      trigger: input,
+      stages: {},
+      run: {},
+    };
+    // A retry keeps what succeeded before the failed stage and runs again from there.
+    if (opts.retryOf) {
+      const previous = JSON.parse(opts.retryOf.stages) as StageRun[];
+      const failedAt = previous.findIndex((s) => s.status === 'failed');
+      startIndex = Math.max(0, failedAt);
+      for (let i = 0; i < startIndex; i++) {
+        const before = previous[i];
+        const stage = stages[i];
+        if (!before || !stage || before.stageId !== stage.stageId) {
+          startIndex = i;
+          break;
+        }
+        stages[i] = { ...before, reused: true };
+        if (before.status === 'succeeded') context.stages[before.stageId] = before.output;
+      }
+    }
+
+    const startedAt = now();
+    let row = repo.insertRun({
+      flowId: flow.id,
+      flowVersion: definition.version,
+      trigger,
+      status: 'running',
+      input: JSON.stringify(bounded(input ?? null)),
+      stages: JSON.stringify(stages),
+      clipFile: null,
+      transcript: null,
+      retryOf: opts.retryOf?.id ?? null,
+      startedAt: new Date(startedAt),
+    });
+    if (opts.audio) {
+      fs.mkdirSync(clipsDir, { recursive: true });
+      const clipFile = `${row.id}.wav`;
+      fs.writeFileSync(clipPath(clipFile), opts.audio);
+      repo.updateRun(row.id, { clipFile });
+      row = { ...row, clipFile };
+    }
+    context.run = {
+      id: row.id,
+      startedAt: new Date(startedAt).toISOString(),
+      date: new Date(startedAt).toDateString(),
+    };
+    publishRun(row);
+
+    const execution = execute(flow, row, definition, stages, startIndex, context, opts.audio ?? null);
+    inFlight.add(execution);
+    void execution.finally(() => inFlight.delete(execution));
+    if (opts.wait) return execution;
+    return toRun(row);
+  }
+
+  async function execute(
+    flow: FlowWithOwner,
+    initial: FlowRunRow,
+    definition: { stages: StoredStage[]; secretsSealed: string | null },
+    stages: StageRun[],
+    startIndex: number,
+    context: { trigger: unknown; stages: Record<string, unknown>; run: Record<string, unknown> },
+    audio: Buffer | null,
+  ): Promise<FlowRun> {
+    const state: RunState = { audio, speech: null, transcript: null };
+    const secrets = openSecrets(definition.secretsSealed);
+    const owner = { id: flow.ownerId, role: flow.ownerRole };
+    let row = initial;
+    let runError: string | null = null;
+    const save = (changes: Partial<FlowRunRow>) => {
+      row = { ...row, ...changes, stages: JSON.stringify(stages) };
+      repo.updateRun(row.id, { ...changes, stages: row.stages });
+      publishRun(row);
+    };
+
+    let i = startIndex;
+    while (i < definition.stages.length) {
+      const stage = definition.stages[i]!;
+      const started = now();
+      const t0 = performance.now();
+      stages[i] = { ...stages[i]!, status: 'running', startedAt: new Date(started).toISOString() };
+      save({});
+      try {
+        const outcome = await executeStage(stage, context, { ports: deps.ports, owner, secrets, state });
+        stages[i] = {
+          ...stages[i]!,
+          status: 'succeeded',
+          input: bounded(outcome.input),
+          output: bounded(outcome.output),
+          durationMs: Math.round(performance.now() - t0),
+        };
+        context.stages[stage.id] = outcome.output;
+        if (outcome.next && 'stop' in outcome.next) {
+          for (let j = i + 1; j < stages.length; j++) stages[j] = { ...stages[j]!, status: 'skipped' };
+          break;
+        }
+        if (outcome.next && 'goto' in outcome.next) {
+          const target = definition.stages.findIndex((s) => s.id === (outcome.next as { goto: string }).goto);
+          for (let j = i + 1; j < target; j++) stages[j] = { ...stages[j]!, status: 'skipped' };
+          i = target > i ? target : definition.stages.length;
+          save(state.transcript !== null ? { transcript: state.transcript } : {});
+          continue;
+        }
+      } catch (error) {
+        const detail = error as Error & { input?: unknown; output?: unknown };
+        runError = `${stage.name}: ${detail.message}`;
+        stages[i] = {
+          ...stages[i]!,
+          status: 'failed',
+          error: detail.message,
+          input: bounded(detail.input ?? null),
+          output: bounded(detail.output ?? null),
+          durationMs: Math.round(performance.now() - t0),
+        };
+        for (let j = i + 1; j < stages.length; j++) stages[j] = { ...stages[j]!, status: 'skipped' };
+        if (!(error instanceof HttpError))
+          deps.log.warn({ flowId: flow.id, runId: row.id, err: detail }, 'flows: stage crashed');
+        break;
+      }
+      save(state.transcript !== null ? { transcript: state.transcript } : {});
+      i++;
+    }
+
+    if (state.speech) {
+      fs.mkdirSync(clipsDir, { recursive: true });
+      fs.writeFileSync(clipPath(`${row.id}-speech.wav`), state.speech);
+    }
+    const finished = now();
+    save({
+      status: runError ? 'failed' : 'succeeded',
+      error: runError,
+      transcript: state.transcript,
+      finishedAt: new Date(finished),
+      durationMs: finished - row.startedAt.getTime(),
+    });
+    removeAudio(repo.pruneRuns(flow.id, MAX_RUNS_PER_FLOW));
+    return toRun(row);
+  }
+
+  function audioInput(audio: Buffer | null): unknown {
+    return audio ? { audio: { bytes: audio.length, format: 'wav' } } : undefined;
+  }
+
+  function checkAudio(audio: Buffer | null) {
+    if (audio && !isWav(audio)) throw new HttpError(415, 'Voice input must be a WAV file (audio/wav)');
+  }
+
+  // ---- the service ----
+
+  return {
+    list(actor: Actor): FlowSummary[] {
+      const rows = repo.list(isAdmin(actor) ? null : actor.id);
+      const last = repo.lastRuns(rows.map((r) => r.id));
+      return rows.map((flow) => {
+        const run = last.get(flow.id);
+        return {
+          id: flow.id,
+          name: flow.name,
+          description: flow.description,
+          status: flow.status,
+          trigger: parseTrigger(flow.trigger),
+          stageKinds: parseStages(flow.stages).map((s) => s.kind),
+          version: flow.version,
+          ownerId: flow.ownerId,
+          ownerName: flow.ownerName,
+          lastRun: run ? { id: run.id, status: run.status, startedAt: run.startedAt.toISOString() } : null,
+          updatedAt: flow.updatedAt.toISOString(),
+        };
+      });
+    },
+
+    get(actor: Actor, id: number): Flow {
+      return toFlow(ownFlow(actor, id));
+    },
+
+    create(actor: Actor, definition: FlowDefinition): Flow {
+      checkDefinition(definition);
+      const { stages, secretsSealed } = separateSecrets(definition.stages, new Map());
+      const row = repo.create({
+        ownerId: actor.id,
+        name: definition.name,
+        description: definition.description,
+        trigger: JSON.stringify(definition.trigger),
+        stages: JSON.stringify(stages),
+        secretsSealed,
+        webhookSecretSealed: deps.secrets.seal(randomBytes(24).toString('base64url')),
+      });
+      return toFlow(repo.get(row.id)!);
+    },
+
+    update(actor: Actor, id: number, definition: FlowDefinition): Flow {
+      const current = ownFlow(actor, id);
+      checkDefinition(definition);
+      const { stages, secretsSealed } = separateSecrets(
+        definition.stages,
+        openSecrets(current.secretsSealed),
+      );
+      const row = repo.update(id, {
+        name: definition.name,
+        description: definition.description,
+        trigger: JSON.stringify(definition.trigger),
+        stages: JSON.stringify(stages),
+        secretsSealed,
+      })!;
+      repo.pruneVersions(id, MAX_VERSIONS_PER_FLOW);
+      syncSchedule(row);
+      return toFlow(repo.get(id)!);
+    },
+
+    setStatus(actor: Actor, id: number, status: 'draft' | 'active'): Flow {
+      const flow = ownFlow(actor, id);
+      if (status === 'active' && parseStages(flow.stages).length === 0) {
+        throw conflict('Add at least one stage before activating the flow');
+      }
+      repo.setStatus(id, status);
+      syncSchedule({ ...flow, status });
+      return toFlow(repo.get(id)!);
+    },
+
+    remove(actor: Actor, id: number): void {
+      ownFlow(actor, id);
+      const runIds = repo.runIds(id);
+      repo.delete(id);
+      scheduler.remove(id);
+      listening.delete(id);
+      removeAudio(runIds);
+    },
+
+    versions(actor: Actor, id: number): FlowVersion[] {
+      ownFlow(actor, id);
+      return repo.versions(id).map((v) => ({
+        id: v.id,
+        version: v.version,
+        name: v.name,
+        stageCount: parseStages(v.stages).length,
+        trigger: parseTrigger(v.trigger),
+        createdAt: v.createdAt.toISOString(),
+      }));
+    },
+
+    /** Saves an earlier version's content as the newest version. */
+    restore(actor: Actor, id: number, version: number): Flow {
+      ownFlow(actor, id);
+      const old = repo.version(id, version);
+      if (!old) throw notFound(`Flow ${id} has no version ${version}`);
+      const row = repo.update(id, {
+        name: old.name,
+        description: old.description,
+        trigger: old.trigger,
+        stages: old.stages,
+        secretsSealed: old.secretsSealed,
+      })!;
+      repo.pruneVersions(id, MAX_VERSIONS_PER_FLOW);
+      syncSchedule(row);
+      return toFlow(repo.get(id)!);
+    },
+
+    exportFlow(actor: Actor, id: number): FlowExport {
+      const flow = ownFlow(actor, id);
+      // Stored stages already hold no secret values; hasValue is not part of an export either.
+      const stages = parseStages(flow.stages);
+      return {
+        format: 'nexus-flow',
+        formatVersion: 1,
+        flow: flowDefinitionSchema.parse({
+          name: flow.name,
+          description: flow.description,
+          trigger: parseTrigger(flow.trigger),
+          stages,
+        }),
+      };
+    },
+
+    schedulePreview(cron: string, timezone: string): string[] {
+      return nextRuns(cron, timezone, 5, new Date(now()));
+    },
+
+    listen(actor: Actor, id: number): Flow {
+      const flow = ownFlow(actor, id);
+      if (parseTrigger(flow.trigger).type !== 'webhook')
+        throw conflict('This flow is not started by a webhook');
+      listening.set(id, now() + WEBHOOK_TEST_LISTEN_MS);
+      return toFlow(flow);
+    },
+
+    stopListening(actor: Actor, id: number): Flow {
+      const flow = ownFlow(actor, id);
+      listening.delete(id);
+      return toFlow(flow);
+    },
+
+    /** POST /api/hooks/:flowId/:secret[/test]: unknown flow and wrong secret answer alike. */
+    async webhook(
+      flowId: number,
+      secret: string,
+      test: boolean,
+      readBody: () => Promise<unknown>,
+      wait: boolean,
+    ): Promise<FlowRun> {
+      const flow = repo.get(flowId);
+      const unknownHook = notFound('No webhook at this address');
+      if (!flow || parseTrigger(flow.trigger).type !== 'webhook') throw unknownHook;
+      if (!sameSecret(secret, webhookSecret(flow))) throw unknownHook;
+      if (test) {
+        const until = listening.get(flowId);
+        if (!until || until <= now()) {
+          throw notFound(
+            'The test webhook is not listening: press Listen for test event in the builder first',
+          );
+        }
+        listening.delete(flowId);
+      } else if (flow.status !== 'active') {
+        throw notFound(
+          'This flow is not active: activate it to use the production webhook, or use the test URL',
+        );
+      }
+      const wait_s = webhookLimiter.take(String(flowId));
+      if (wait_s > 0) throw tooManyRequests('Too many webhook calls for this flow', wait_s);
+      const body = await readBody();
+      return startRun(flow, test ? 'webhook_test' : 'webhook', body ?? null, { wait });
+    },
+
+    /** A signed-in person runs a flow from the builder or the simulations screen. */
+    async runAsUser(
+      actor: Actor,
+      id: number,
+      input: unknown,
+      audio: Buffer | null,
+      wait: boolean,
+    ): Promise<FlowRun> {
+      const flow = ownFlow(actor, id);
+      checkAudio(audio);
+      return startRun(flow, audio ? 'voice' : 'manual', audio ? audioInput(audio) : (input ?? null), {
+        wait,
+        audio,
+      });
+    },
+
+    /** A program runs a flow with an API key (Authorization: Bearer). */
+    async runWithApiKey(
+      key: string,
+      id: number,
+      input: unknown,
+      audio: Buffer | null,
+      wait: boolean,
+    ): Promise<FlowRun> {
+      const row = repo.apiKeyByHash(hashKey(key));
+      if (!row || row.revokedAt) throw new HttpError(401, 'Invalid or revoked API key');
+      const scope = JSON.parse(row.flowIds) as number[];
+      if (!scope.includes(id)) throw forbidden('This API key may not run this flow');
+      const waitS = apiKeyLimiter.take(String(row.id));
+      if (waitS > 0) throw tooManyRequests('Too many runs with this API key', waitS);
+      const flow = repo.get(id);
+      if (!flow || flow.ownerId !== row.userId) throw notFound(`No flow with id ${id}`);
+      if (flow.status !== 'active') throw conflict('This flow is not active');
+      checkAudio(audio);
+      repo.touchApiKey(row.id);
+      return startRun(flow, audio ? 'voice' : 'api', audio ? audioInput(audio) : (input ?? null), {
+        wait,
+        audio,
+      });
+    },
+
+    runs(actor: Actor, flowId: number): FlowRun[] {
+      ownFlow(actor, flowId);
+      return repo.runs(flowId, RUNS_PAGE).map(toRun);
+    },
+
+    run(actor: Actor, runId: number): FlowRun {
+      return toRun(ownRun(actor, runId).run);
+    },
+
+    audio(actor: Actor, runId: number, which: 'clip' | 'speech'): Buffer {
+      const { run } = ownRun(actor, runId);
+      const file = which === 'clip' ? run.clipFile : `${run.id}-speech.wav`;
+      if (!file) throw notFound('This run has no clip');
+      try {
+        return fs.readFileSync(clipPath(file));
+      } catch {
+        throw notFound(which === 'clip' ? 'This run has no clip' : 'This run said nothing');
+      }
+    },
+
+    /** Runs a failed run again from its failed stage, with the same version and input. */
+    async retry(actor: Actor, runId: number, wait: boolean): Promise<FlowRun> {
+      const { run, flow } = ownRun(actor, runId);
+      if (run.status !== 'failed') throw conflict('Only a failed run can be retried');
+      const version = repo.version(flow.id, run.flowVersion);
+      if (!version)
+        throw conflict(`Version ${run.flowVersion} of this flow is no longer kept; replay the run instead`);
+      const audio = run.clipFile ? readClip(run.clipFile) : null;
+      return startRun(flow, 'retry', JSON.parse(run.input), {
+        wait,
+        audio,
+        retryOf: run,
+        definition: {
+          version: version.version,
+          stages: parseStages(version.stages),
+          secretsSealed: version.secretsSealed,
+        },
+      });
+    },
+
+    /** Runs the same input again through the flow as it is now. */
+    async replay(actor: Actor, runId: number, wait: boolean): Promise<FlowRun> {
+      const { run, flow } = ownRun(actor, runId);
+      if (run.status === 'running') throw conflict('This run is still running');
+      const audio = run.clipFile ? readClip(run.clipFile) : null;
+      return startRun(flow, 'replay', JSON.parse(run.input), { wait, audio });
+    },
+
+    // ---- API keys ----
+
+    apiKeys(actor: Actor): ApiKey[] {
+      return repo.apiKeys(actor.id).map(toApiKey);
+    },
+
+    createApiKey(actor: Actor, input: CreateApiKeyInput): CreatedApiKey {
+      const flowIds = [...new Set(input.flowIds)];
+      for (const id of flowIds) {
+        const flow = repo.get(id);
+        // A key runs as its creator: only their own flows can be in its scope.
+        if (!flow || flow.ownerId !== actor.id) throw badRequest(`You have no flow with id ${id}`);
+      }
+      const key = `${API_KEY_PREFIX}${randomBytes(32).toString('base64url')}`;
+      const row = repo.insertApiKey({
+        userId: actor.id,
+        name: input.name,
+        prefix: key.slice(0, API_KEY_PREFIX.length + 6),
+        keyHash: hashKey(key),
+        flowIds: JSON.stringify(flowIds),
+      });
+      return { apiKey: toApiKey(row), key };
+    },
+
+    revokeApiKey(actor: Actor, id: number): ApiKey {
+      const row = repo.apiKey(id);
+      if (!row || row.userId !== actor.id) throw notFound(`No API key with id ${id}`);
+      if (!row.revokedAt) repo.revokeApiKey(id);
+      return toApiKey(repo.apiKey(id)!);
+    },
+
+    // ---- lifecycle ----
+
+    /** Schedules every active schedule flow; call once at start. */
+    startScheduler() {
+      for (const flow of repo.activeWithTrigger('schedule')) syncSchedule(flow);
+    },
+
+    stop() {
+      scheduler.stop();
+    },
+
+    /** Resolves when no run is in progress (tests and shutdown). */
+    async idle() {
+      while (inFlight.size) await Promise.allSettled([...inFlight]);
+    },
+  };
+
+  function readClip(file: string): Buffer | null {
+    try {
+      return fs.readFileSync(clipPath(file));
+    } catch {
+      return null;
+    }
+  }
+}
+
+export type FlowsService = ReturnType<typeof createFlowsService>;

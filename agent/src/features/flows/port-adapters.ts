@@ -1,0 +1,51 @@
+import { HttpError } from '../../lib/http-error.js';
+import type { LlmPort } from './flows.ports.js';
+
+/** The part of the LLM feature's chat service a flow needs, described by shape (features do not import each other). */
+export interface ChatStarter {
+  start(
+    user: { id: number },
+    request: {
+      model?: string;
+      messages: { role: 'system' | 'user' | 'assistant'; content: string }[];
+      task: 'pipeline';
+    },
+    opts: { save: boolean },
+  ): Promise<{
+    meta: { model: string; providerName: string };
+    events(): AsyncGenerator<{ type: string; content?: string; message?: string; status?: number }>;
+  }>;
+}
+
+const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504] as const;
+
+/** An LLM stage is one chat turn through the router's rule for pipelines, not kept as a conversation. */
+export function chatAsLlmPort(chat: ChatStarter): LlmPort {
+  return {
+    async complete(prompt, opts) {
+      const started = performance.now();
+      const messages: { role: 'system' | 'user'; content: string }[] = [];
+      if (opts.system?.trim()) messages.push({ role: 'system', content: opts.system });
+      messages.push({ role: 'user', content: prompt });
+      const session = await chat.start(
+        { id: opts.userId },
+        { model: opts.model, messages, task: 'pipeline' },
+        { save: false },
+      );
+      let text = '';
+      for await (const event of session.events()) {
+        if (event.type === 'delta') text += event.content ?? '';
+        if (event.type === 'error') {
+          const status = ERROR_STATUSES.find((s) => s === event.status) ?? 502;
+          throw new HttpError(status, event.message ?? 'The model failed');
+        }
+      }
+      return {
+        text: text.trim(),
+        model: session.meta.model,
+        provider: session.meta.providerName,
+        ms: Math.round(performance.now() - started),
+      };
+    },
+  };
+}

@@ -1,0 +1,579 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAgent, type RunningAgent } from '../support/agent.js';
+import { signUp } from '../support/auth.js';
+import { Client } from '../support/http.js';
+import { startHomeAssistantSim, type HomeAssistantSim } from '../fixtures/home-assistant-sim.js';
+import { startOllamaApiSim, type OllamaApiSim } from '../fixtures/ollama-api-sim.js';
+
+async function waitFor<T>(
+  probe: () => Promise<T> | T,
+  accept: (value: T) => boolean,
+  { timeoutMs = 15_000, what = 'condition' } = {},
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < deadline) {
+    last = await probe();
+    if (accept(last)) return last;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 800)}`);
+}
+
+/** A plain HTTP endpoint for http_request stages: records requests, answers with the queued statuses. */
+async function startEchoServer() {
+  const requests: { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
+  const statuses: number[] = [];
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    requests.push({ method: req.method!, url: req.url!, headers: req.headers, body });
+    const status = statuses.shift() ?? 200;
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ok: status < 400, echoed: body }));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    statuses,
+    stop: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+const MODEL = 'llama3.2:3b';
+
+let agent: RunningAgent;
+let ollama: OllamaApiSim;
+let ha: HomeAssistantSim;
+let echo: Awaited<ReturnType<typeof startEchoServer>>;
+let owner: Client;
+let alice: Client;
+let bob: Client;
+
+beforeAll(async () => {
+  ollama = await startOllamaApiSim({ models: [{ name: MODEL, size: 2_019_393_189, loaded: true }] });
+  ha = await startHomeAssistantSim();
+  echo = await startEchoServer();
+  agent = await startAgent({ env: { OLLAMA_URL: ollama.url, HA_URL: ha.url, HA_TOKEN: ha.token } });
+  owner = new Client(agent.url);
+  await signUp(owner, { name: 'Owner' });
+  alice = new Client(agent.url);
+  expect((await signUp(alice, { name: 'Alice' })).role).toBe('user');
+  bob = new Client(agent.url);
+  await signUp(bob, { name: 'Bob' });
+});
+
+afterAll(async () => {
+  await agent?.stop();
+  await ollama?.stop();
+  await ha?.stop();
+  await echo?.stop();
+});
+
+const summariseFlow = {
+  name: 'Summarise posts',
+  trigger: { type: 'webhook' },
+  stages: [
+    {
+      id: 'summary',
+      name: 'Summarise',
+      kind: 'llm',
+      config: { prompt: 'Summarise: {{trigger.text}}', model: MODEL },
+    },
+    {
+      id: 'tell',
+      name: 'Notify me',
+      kind: 'notify',
+      config: { title: 'Summary', body: '{{stages.summary.text}}' },
+    },
+  ],
+};
+
+async function createFlow(client: Client, flow: unknown) {
+  const res = await client.post('/api/flows', flow);
+  expect(res.status, res.text).toBe(201);
+  return res.json;
+}
+
+describe('flows', () => {
+  it('stores flows per user; others get 404, admins see every flow, bad input is a 400', async () => {
+    const flow = await createFlow(alice, summariseFlow);
+    expect(flow).toMatchObject({ name: 'Summarise posts', status: 'draft', version: 1 });
+    expect(flow.webhook.productionPath).toMatch(new RegExp(`^/api/hooks/${flow.id}/[A-Za-z0-9_-]{20,}$`));
+
+    expect((await bob.get(`/api/flows/${flow.id}`)).status).toBe(404);
+    expect((await bob.get('/api/flows')).json.some((f: any) => f.id === flow.id)).toBe(false);
+    expect((await owner.get('/api/flows')).json.some((f: any) => f.id === flow.id)).toBe(true);
+    expect((await new Client(agent.url).get('/api/flows')).status).toBe(401);
+
+    const bad = [
+      { ...summariseFlow, stages: [{ id: 'x', name: 'X', kind: 'teleport', config: {} }] },
+      { ...summariseFlow, stages: [{ id: 'x', name: 'X', kind: 'llm', config: {} }] },
+      { ...summariseFlow, trigger: { type: 'schedule', cron: 'every day' } },
+      { ...summariseFlow, trigger: { type: 'schedule', cron: '61 * * * *' } },
+      { ...summariseFlow, trigger: { type: 'schedule', cron: '0 7 * * *', timezone: 'Mars/Olympus' } },
+      {
+        ...summariseFlow,
+        stages: [
+          { id: 'a', name: 'A', kind: 'notify', config: { title: 'x' } },
+          {
+            id: 'b',
+            name: 'B',
+            kind: 'condition',
+            config: { value: 'x', otherwise: { action: 'goto', stageId: 'a' } },
+          },
+        ],
+      },
+      { ...summariseFlow, stages: [summariseFlow.stages[0], summariseFlow.stages[0]] },
+      'not json',
+    ];
+    for (const body of bad) {
+      const res = await alice.post('/api/flows', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(typeof res.json.message).toBe('string');
+    }
+    expect((await alice.get('/api/flows/abc')).status).toBe(400);
+    expect((await alice.put(`/api/flows/${flow.id}/status`, { status: 'paused' })).status).toBe(400);
+  });
+
+  it('webhook: production URL runs an active flow with the body; test URL only while listening; wrong secret 404', async () => {
+    const flow = await createFlow(alice, summariseFlow);
+    const prod = flow.webhook.productionPath as string;
+    const anonymous = new Client(agent.url);
+
+    expect((await anonymous.post(prod, { text: 'early' })).status).toBe(404);
+    expect((await anonymous.post(`${flow.webhook.testPath}`, { text: 'early' })).status).toBe(404);
+
+    const listening = await alice.post(`/api/flows/${flow.id}/webhook/listen`);
+    expect(listening.json.webhook.listeningUntil).not.toBeNull();
+    const test = await anonymous.post(`${flow.webhook.testPath}?wait=true`, { text: 'The test event text.' });
+    expect(test.status, test.text).toBe(200);
+    expect(test.json).toMatchObject({ trigger: 'webhook_test', status: 'succeeded' });
+    // One event per listen, as in n8n.
+    expect((await anonymous.post(flow.webhook.testPath, { text: 'again' })).status).toBe(404);
+
+    expect((await alice.put(`/api/flows/${flow.id}/status`, { status: 'active' })).json.status).toBe(
+      'active',
+    );
+    const run = await anonymous.post(`${prod}?wait=true`, { text: 'The kettle is broken again.' });
+    expect(run.status, run.text).toBe(200);
+    expect(run.json.status).toBe('succeeded');
+    expect(run.json.input).toEqual({ text: 'The kettle is broken again.' });
+    const [llm, notify] = run.json.stages;
+    expect(llm).toMatchObject({ stageId: 'summary', status: 'succeeded' });
+    expect(llm.input.prompt).toBe('Summarise: The kettle is broken again.');
+    expect(llm.output.model).toBe(MODEL);
+    expect(llm.output.text).toContain('The kettle is broken again.');
+    expect(typeof llm.durationMs).toBe('number');
+    expect(ollama.chatRequests.at(-1)?.messages.at(-1)?.content).toBe(
+      'Summarise: The kettle is broken again.',
+    );
+    expect(notify.status).toBe('succeeded');
+    const notifications = (await alice.get('/api/notifications')).json;
+    const list = notifications.notifications ?? notifications;
+    expect(JSON.stringify(list)).toContain('The kettle is broken again.');
+
+    // Answering at once, the run is recorded as it finishes.
+    const started = await anonymous.post(prod, { text: 'Later.' });
+    expect(started.status).toBe(202);
+    await waitFor(
+      async () => (await alice.get(`/api/flows/runs/${started.json.id}`)).json,
+      (r) => r.status === 'succeeded',
+      { what: 'async webhook run' },
+    );
+
+    const wrong = prod.replace(/[^/]+$/, 'not-the-secret');
+    expect((await anonymous.post(wrong, { text: 'x' })).status).toBe(404);
+    expect((await anonymous.post(`/api/hooks/999999/whatever`, { text: 'x' })).status).toBe(404);
+    expect((await anonymous.post(prod, '{broken', { 'content-type': 'application/json' })).status).toBe(400);
+    // Someone else's runs are not theirs to read.
+    expect((await bob.get(`/api/flows/runs/${run.json.id}`)).status).toBe(404);
+  });
+
+  it('a failing stage fails the run with its error and skips the rest; retry resumes from it', async () => {
+    const flow = await createFlow(alice, {
+      name: 'Post then notify',
+      trigger: { type: 'api' },
+      stages: [
+        { id: 'first', name: 'Say hi', kind: 'notify', config: { title: 'hi {{trigger.who}}' } },
+        {
+          id: 'post',
+          name: 'Post it',
+          kind: 'http_request',
+          config: { method: 'POST', url: `${echo.url}/hook`, body: '{"who":"{{trigger.who}}"}' },
+        },
+        { id: 'done', name: 'Tell me', kind: 'notify', config: { title: 'posted: {{stages.post.status}}' } },
+      ],
+    });
+    echo.statuses.push(500);
+    const failed = await alice.post(`/api/flows/${flow.id}/run?wait=true`, { input: { who: 'Ada' } });
+    expect(failed.status, failed.text).toBe(200);
+    expect(failed.json.status).toBe('failed');
+    expect(failed.json.error).toContain('Post it');
+    expect(failed.json.error).toContain('500');
+    expect(failed.json.stages.map((s: any) => s.status)).toEqual(['succeeded', 'failed', 'skipped']);
+    expect(failed.json.stages[1].output.status).toBe(500);
+    expect(echo.requests.at(-1)?.body).toBe('{"who":"Ada"}');
+
+    const retried = await alice.post(`/api/flows/runs/${failed.json.id}/retry?wait=true`);
+    expect(retried.status, retried.text).toBe(200);
+    expect(retried.json).toMatchObject({ trigger: 'retry', status: 'succeeded', retryOf: failed.json.id });
+    expect(retried.json.stages[0]).toMatchObject({ status: 'succeeded', reused: true });
+    expect(retried.json.stages[2].input.title).toBe('posted: 200');
+    expect((await alice.post(`/api/flows/runs/${retried.json.id}/retry`)).status).toBe(409);
+
+    const replayed = await alice.post(`/api/flows/runs/${failed.json.id}/replay?wait=true`);
+    expect(replayed.json).toMatchObject({ trigger: 'replay', status: 'succeeded', input: { who: 'Ada' } });
+    expect(replayed.json.stages[0].reused).toBeUndefined();
+
+    // A stage that cannot reach its host fails the same way.
+    const unreachable = await createFlow(alice, {
+      name: 'Unreachable',
+      trigger: { type: 'api' },
+      stages: [
+        {
+          id: 'post',
+          name: 'Post',
+          kind: 'http_request',
+          config: { url: 'http://127.0.0.1:1/x', timeoutMs: 2000 },
+        },
+        { id: 'never', name: 'Never', kind: 'notify', config: { title: 'never' } },
+      ],
+    });
+    const down = await alice.post(`/api/flows/${unreachable.id}/run?wait=true`);
+    expect(down.json.status).toBe('failed');
+    expect(down.json.stages.map((s: any) => s.status)).toEqual(['failed', 'skipped']);
+  });
+
+  it('a condition stops the run or jumps ahead', async () => {
+    const flow = await createFlow(alice, {
+      name: 'Only lights',
+      trigger: { type: 'api' },
+      stages: [
+        {
+          id: 'check',
+          name: 'Mentions a light?',
+          kind: 'condition',
+          config: {
+            value: '{{trigger.text}}',
+            operator: 'contains',
+            compareTo: 'light',
+            otherwise: { action: 'goto', stageId: 'fallback' },
+          },
+        },
+        { id: 'yes', name: 'Yes', kind: 'notify', config: { title: 'light: {{trigger.text}}' } },
+        { id: 'fallback', name: 'Always', kind: 'notify', config: { title: 'done' } },
+      ],
+    });
+    const yes = await alice.post(`/api/flows/${flow.id}/run?wait=true`, {
+      input: { text: 'Turn on the Light' },
+    });
+    expect(yes.json.stages.map((s: any) => s.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+    const no = await alice.post(`/api/flows/${flow.id}/run?wait=true`, { input: { text: 'play music' } });
+    expect(no.json.status).toBe('succeeded');
+    expect(no.json.stages.map((s: any) => s.status)).toEqual(['succeeded', 'skipped', 'succeeded']);
+    expect(no.json.stages[0].output).toEqual({ passed: false });
+  });
+
+  it('API keys: shown once, hashed at rest, scoped to flows, revocable, rate limited', async () => {
+    const lights = await createFlow(alice, {
+      name: 'Kitchen light',
+      trigger: { type: 'api' },
+      stages: [
+        {
+          id: 'on',
+          name: 'Light on',
+          kind: 'ha_call',
+          config: {
+            domain: 'light',
+            service: 'turn_on',
+            entityId: '{{trigger.entity}}',
+            data: '{"brightness_pct": {{trigger.level}}}',
+          },
+        },
+      ],
+    });
+    const other = await createFlow(alice, { name: 'Other', trigger: { type: 'api' }, stages: [] });
+    const bobs = await createFlow(bob, { name: 'Bobs', trigger: { type: 'api' }, stages: [] });
+
+    expect((await alice.post('/api/flows/api-keys', { name: 'x', flowIds: [bobs.id] })).status).toBe(400);
+    expect((await alice.post('/api/flows/api-keys', { name: 'x', flowIds: [] })).status).toBe(400);
+    const created = await alice.post('/api/flows/api-keys', { name: 'Kitchen tablet', flowIds: [lights.id] });
+    expect(created.status, created.text).toBe(201);
+    const key: string = created.json.key;
+    expect(key).toMatch(/^nxf_[A-Za-z0-9_-]{40,}$/);
+    expect(key.startsWith(created.json.apiKey.prefix)).toBe(true);
+    const listed = (await alice.get('/api/flows/api-keys')).json;
+    expect(listed).toHaveLength(1);
+    expect(JSON.stringify(listed)).not.toContain(key);
+    expect((await bob.get('/api/flows/api-keys')).json).toHaveLength(0);
+
+    const db = new Database(path.join(agent.dataDir, 'nexus.db'), { readonly: true });
+    const rows = db.prepare('select * from flow_api_keys').all() as Record<string, unknown>[];
+    db.close();
+    expect(JSON.stringify(rows)).not.toContain(key.slice(10));
+    expect(rows[0]!.key_hash).toMatch(/^[0-9a-f]{64}$/);
+
+    const program = new Client(agent.url, { authorization: `Bearer ${key}` });
+    // Draft flows do not run from outside.
+    expect((await program.post(`/api/flows/${lights.id}/run`, { input: {} })).status).toBe(409);
+    await alice.put(`/api/flows/${lights.id}/status`, { status: 'active' });
+    const before = ha.serviceCalls.length;
+    const run = await program.post(`/api/flows/${lights.id}/run?wait=true`, {
+      input: { entity: 'light.kitchen_ceiling', level: 40 },
+    });
+    expect(run.status, run.text).toBe(200);
+    expect(run.json).toMatchObject({ trigger: 'api', status: 'succeeded' });
+    await waitFor(
+      () => ha.serviceCalls.length,
+      (n) => n > before,
+      { what: 'the service call' },
+    );
+    const call = ha.serviceCalls.at(-1)!;
+    expect(call).toMatchObject({ domain: 'light', service: 'turn_on', serviceData: { brightness_pct: 40 } });
+    expect(call.target.entity_id).toEqual(['light.kitchen_ceiling']);
+
+    expect((await program.post(`/api/flows/${other.id}/run`, { input: {} })).status).toBe(403);
+    const stranger = new Client(agent.url, { authorization: 'Bearer nxf_not-a-key' });
+    expect((await stranger.post(`/api/flows/${lights.id}/run`, { input: {} })).status).toBe(401);
+    expect(
+      (await program.post(`/api/flows/${lights.id}/run`, '[', { 'content-type': 'application/json' })).status,
+    ).toBe(400);
+
+    // The burst allowance runs out: 429 with Retry-After.
+    let limited: Awaited<ReturnType<Client['post']>> | null = null;
+    for (let i = 0; i < 40 && !limited; i++) {
+      const res = await program.post(`/api/flows/${lights.id}/run`, {
+        input: { entity: 'light.kitchen_ceiling', level: 1 },
+      });
+      if (res.status === 429) limited = res;
+      else expect(res.status).toBe(202);
+    }
+    expect(limited?.headers.get('retry-after')).toMatch(/^\d+$/);
+
+    expect((await bob.post(`/api/flows/api-keys/${created.json.apiKey.id}/revoke`)).status).toBe(404);
+    const revoked = await alice.post(`/api/flows/api-keys/${created.json.apiKey.id}/revoke`);
+    expect(revoked.json.revokedAt).not.toBeNull();
+    expect((await program.post(`/api/flows/${lights.id}/run`, { input: {} })).status).toBe(401);
+  });
+
+  it('schedule: next five runs shown; an active schedule flow runs on its own and stops when drafted', async () => {
+    const preview = await alice.get(
+      '/api/flows/schedule/preview?cron=0%207%20*%20*%201-5&timezone=Europe%2FBerlin',
+    );
+    expect(preview.status).toBe(200);
+    expect(preview.json.nextRuns).toHaveLength(5);
+    // 07:00 in Berlin is 05:00 or 06:00 UTC depending on daylight saving.
+    for (const when of preview.json.nextRuns) expect(new Date(when).getUTCHours()).toBeOneOf([5, 6]);
+    expect((await alice.get('/api/flows/schedule/preview?cron=nope')).status).toBe(400);
+
+    const flow = await createFlow(alice, {
+      name: 'Every second',
+      trigger: { type: 'schedule', cron: '* * * * * *', timezone: 'UTC' },
+      stages: [
+        { id: 'tick', name: 'Tick', kind: 'notify', config: { title: 'tick at {{trigger.firedAt}}' } },
+      ],
+    });
+    expect(flow.nextRuns).toHaveLength(5);
+    await alice.put(`/api/flows/${flow.id}/status`, { status: 'active' });
+    const runs = await waitFor(
+      async () => (await alice.get(`/api/flows/${flow.id}/runs`)).json,
+      (list: any[]) => list.some((r) => r.trigger === 'schedule' && r.status === 'succeeded'),
+      { what: 'a scheduled run' },
+    );
+    expect(runs[0].stages[0].input.title).toMatch(/^tick at \d{4}-/);
+    await alice.put(`/api/flows/${flow.id}/status`, { status: 'draft' });
+    // Drafting stops the job; a tick already in flight still finishes.
+    await waitFor(
+      async () => (await alice.get(`/api/flows/${flow.id}/runs`)).json,
+      (list: any[]) => list.every((r) => r.status !== 'running'),
+      { what: 'the last tick to finish' },
+    );
+    expect((await alice.get(`/api/flows/${flow.id}`)).json.status).toBe('draft');
+  });
+
+  it('keeps every save as a version and restores one', async () => {
+    const flow = await createFlow(alice, { ...summariseFlow, name: 'Versioned' });
+    await alice.put(`/api/flows/${flow.id}`, { ...summariseFlow, name: 'Versioned v2' });
+    await alice.put(`/api/flows/${flow.id}`, { ...summariseFlow, name: 'Versioned v3', stages: [] });
+    const versions = (await alice.get(`/api/flows/${flow.id}/versions`)).json;
+    expect(versions.map((v: any) => [v.version, v.name, v.stageCount])).toEqual([
+      [3, 'Versioned v3', 0],
+      [2, 'Versioned v2', 2],
+      [1, 'Versioned', 2],
+    ]);
+    const restored = await alice.post(`/api/flows/${flow.id}/versions/1/restore`);
+    expect(restored.json).toMatchObject({ name: 'Versioned', version: 4 });
+    expect(restored.json.stages).toHaveLength(2);
+    expect((await alice.post(`/api/flows/${flow.id}/versions/99/restore`)).status).toBe(404);
+    expect((await bob.get(`/api/flows/${flow.id}/versions`)).status).toBe(404);
+  });
+
+  it('secret headers are sealed, used, never returned, kept on save and left out of exports', async () => {
+    const flow = await createFlow(alice, {
+      name: 'With a token',
+      trigger: { type: 'api' },
+      stages: [
+        {
+          id: 'call',
+          name: 'Call',
+          kind: 'http_request',
+          config: {
+            method: 'GET',
+            url: `${echo.url}/secret`,
+            headers: [
+              { name: 'Authorization', value: 'Bearer s3cret-token-value', secret: true },
+              { name: 'X-Plain', value: 'visible' },
+            ],
+          },
+        },
+      ],
+    });
+    expect(JSON.stringify(flow)).not.toContain('s3cret');
+    expect(flow.stages[0].config.headers[0]).toMatchObject({ value: '', secret: true, hasValue: true });
+
+    // Saving without the value keeps it.
+    const resaved = await alice.put(`/api/flows/${flow.id}`, {
+      name: 'With a token',
+      trigger: { type: 'api' },
+      stages: flow.stages,
+    });
+    expect(resaved.status, resaved.text).toBe(200);
+    const run = await alice.post(`/api/flows/${flow.id}/run?wait=true`);
+    expect(run.json.status).toBe('succeeded');
+    expect(echo.requests.at(-1)?.headers.authorization).toBe('Bearer s3cret-token-value');
+    expect(echo.requests.at(-1)?.headers['x-plain']).toBe('visible');
+    expect(JSON.stringify(run.json)).not.toContain('s3cret');
+
+    const exported = await alice.get(`/api/flows/${flow.id}/export`);
+    expect(exported.json.format).toBe('nexus-flow');
+    expect(exported.text).not.toContain('s3cret');
+    expect(exported.text).not.toContain('hasValue');
+
+    const db = new Database(path.join(agent.dataDir, 'nexus.db'), { readonly: true });
+    const stored =
+      JSON.stringify(db.prepare('select * from flows').all()) +
+      JSON.stringify(db.prepare('select * from flow_versions').all());
+    db.close();
+    expect(stored).not.toContain('s3cret');
+
+    const imported = await bob.post('/api/flows/import', exported.json);
+    expect(imported.status, imported.text).toBe(201);
+    expect(imported.json.ownerName).toBe('Bob');
+    expect(imported.json.stages[0].config.headers[0]).toMatchObject({ secret: true, hasValue: false });
+    expect((await bob.post('/api/flows/import', { format: 'other', flow: {} })).status).toBe(400);
+  });
+
+  it('voice: a WAV body starts the run and keeps the clip; without speech services VAD fails clearly', async () => {
+    const flow = await createFlow(alice, {
+      name: 'Voice',
+      trigger: { type: 'voice' },
+      stages: [
+        { id: 'vad', name: 'Trim', kind: 'vad', config: {} },
+        { id: 'stt', name: 'Transcribe', kind: 'stt', config: {} },
+      ],
+    });
+    // 0.1 s of 16 kHz mono silence.
+    const samples = 1600;
+    const wav = Buffer.alloc(44 + samples * 2);
+    wav.write('RIFF', 0);
+    wav.writeUInt32LE(36 + samples * 2, 4);
+    wav.write('WAVEfmt ', 8);
+    wav.writeUInt32LE(16, 16);
+    wav.writeUInt16LE(1, 20);
+    wav.writeUInt16LE(1, 22);
+    wav.writeUInt32LE(16000, 24);
+    wav.writeUInt32LE(32000, 28);
+    wav.writeUInt16LE(2, 32);
+    wav.writeUInt16LE(16, 34);
+    wav.write('data', 36);
+    wav.writeUInt32LE(samples * 2, 40);
+    const res = await fetch(`${agent.url}/api/flows/${flow.id}/run?wait=true`, {
+      method: 'POST',
+      headers: { 'content-type': 'audio/wav', cookie: `nexus_session=${alice.cookie('nexus_session')}` },
+      body: wav,
+    });
+    const run = (await res.json()) as any;
+    expect(res.status).toBe(200);
+    expect(run.trigger).toBe('voice');
+    expect(run.hasClip).toBe(true);
+    expect(run.input).toEqual({ audio: { bytes: wav.length, format: 'wav' } });
+    expect(['failed']).toContain(run.status);
+    expect(run.stages[1].status).toBe('skipped');
+    const clip = await fetch(`${agent.url}/api/flows/runs/${run.id}/audio`, {
+      headers: { cookie: `nexus_session=${alice.cookie('nexus_session')}` },
+    });
+    expect(clip.headers.get('content-type')).toBe('audio/wav');
+    expect(Buffer.from(await clip.arrayBuffer()).equals(wav)).toBe(true);
+
+    const notWav = await fetch(`${agent.url}/api/flows/${flow.id}/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'audio/wav', cookie: `nexus_session=${alice.cookie('nexus_session')}` },
+      body: Buffer.from('definitely not a wav file'),
+    });
+    expect(notWav.status).toBe(415);
+    expect((await bob.get(`/api/flows/runs/${run.id}/audio`)).status).toBe(404);
+  });
+
+  it('streams a run stage by stage to its owner over the live channel, and to no one else', async () => {
+    const flow = await createFlow(alice, {
+      name: 'Live',
+      trigger: { type: 'api' },
+      stages: [
+        { id: 'a', name: 'A', kind: 'notify', config: { title: 'a' } },
+        { id: 'b', name: 'B', kind: 'notify', config: { title: 'b' } },
+      ],
+    });
+    const topic = `flows.${flow.id}.runs`;
+    const open = async (client: Client) => {
+      const socket = new WebSocket(`${agent.url.replace('http', 'ws')}/api/live`, {
+        headers: { cookie: `nexus_session=${client.cookie('nexus_session')}` },
+      });
+      const messages: any[] = [];
+      socket.on('message', (raw) => messages.push(JSON.parse(raw.toString())));
+      await new Promise<void>((resolve, reject) => {
+        socket.once('open', () => resolve());
+        socket.once('error', reject);
+      });
+      socket.send(JSON.stringify({ type: 'subscribe', topic }));
+      await waitFor(
+        () => messages,
+        (m) => m.some((x) => x.type === 'subscribed' || x.type === 'error'),
+      );
+      return { socket, messages };
+    };
+    const mine = await open(alice);
+    const theirs = await open(bob);
+    expect(mine.messages.some((m) => m.type === 'subscribed')).toBe(true);
+    expect(theirs.messages.some((m) => m.type === 'error')).toBe(true);
+
+    const run = await alice.post(`/api/flows/${flow.id}/run?wait=true`);
+    const events = await waitFor(
+      () => mine.messages.filter((m) => m.type === 'event' && m.topic === topic && m.data.id === run.json.id),
+      (list) => list.some((e) => e.data.status === 'succeeded'),
+      { what: 'the finished run event' },
+    );
+    const statuses = events.map((e) => e.data.stages.map((s: any) => s.status).join(','));
+    expect(statuses).toContain('running,pending');
+    expect(statuses).toContain('succeeded,running');
+    expect(statuses.at(-1)).toBe('succeeded,succeeded');
+    mine.socket.close();
+    theirs.socket.close();
+  });
+
+  it('deleting a flow removes it, its runs and its webhook', async () => {
+    const flow = await createFlow(alice, summariseFlow);
+    await alice.put(`/api/flows/${flow.id}/status`, { status: 'active' });
+    expect((await bob.delete(`/api/flows/${flow.id}`)).status).toBe(404);
+    expect((await alice.delete(`/api/flows/${flow.id}`)).status).toBe(204);
+    expect((await alice.get(`/api/flows/${flow.id}`)).status).toBe(404);
+    expect((await new Client(agent.url).post(flow.webhook.productionPath, { text: 'x' })).status).toBe(404);
+  });
+});
