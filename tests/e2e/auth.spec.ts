@@ -350,6 +350,8 @@ test.describe('accessibility', () => {
     await page.keyboard.press('Space');
     await expect(page.getByRole('checkbox', { name: 'Remember me for 30 days' })).toBeChecked();
     await page.keyboard.press('Tab');
+    await expect(page.getByRole('link', { name: 'Forgot password?' })).toBeFocused();
+    await page.keyboard.press('Tab');
     await expect(page.getByRole('button', { name: 'Sign In', exact: true })).toBeFocused();
     await page.keyboard.press('Enter');
     await expect(toast(page, 'Login successful')).toBeVisible();

@@ -86,7 +86,10 @@ test('/privacy and /terms say what stays on the hub', async ({ page }) => {
 });
 
 test('without SMTP, /forgot-password says the owner resets from the command line', async ({ page }) => {
-  await page.goto('/forgot-password');
+  // Reached the way a user would: from the sign-in form.
+  await page.goto('/auth');
+  await page.getByRole('link', { name: 'Forgot password?' }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
   await expect(
     page.getByText("This hub cannot send e-mail, so passwords are reset by the hub's owner"),
   ).toBeVisible();

@@ -1,6 +1,6 @@
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { AudioLines, Cpu, House, KeyRound, Loader2, Moon, ShieldCheck, Sun } from 'lucide-react';
-import { Redirect } from 'wouter';
+import { Link, Redirect } from 'wouter';
 import { TOTP_DIGITS } from '@nexus/agent/contract';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -226,6 +226,12 @@ export function AuthPage() {
                         <Label htmlFor="signin-remember" className="font-normal">
                           Remember me for 30 days
                         </Label>
+                        <Link
+                          href="/forgot-password"
+                          className="ml-auto text-sm text-primary underline-offset-4 hover:underline"
+                        >
+                          Forgot password?
+                        </Link>
                       </div>
                       <SubmitButton pending={loginMutation.isPending} pendingLabel="Signing in...">
                         Sign In
