@@ -16,3 +16,4 @@ export * from './nexus-management.js';
 export * from './llm.js';
 export * from './flows.js';
 export * from './speech.js';
+export * from './wake-words.js';

@@ -11,3 +11,4 @@ export * from '../features/nexus-management/nexus-management.table.js';
 export * from '../features/llm/llm.table.js';
 export * from '../features/flows/flows.table.js';
 export * from '../features/speech/speech.table.js';
+export * from '../features/wake-words/wake-words.table.js';
