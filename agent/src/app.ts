@@ -85,6 +85,9 @@ import { configFacts, databaseFacts } from './features/nexus-management/agent-fa
 import { createFlowsFeature } from './features/flows/flows.feature.js';
 import { chatAsLlmPort } from './features/flows/port-adapters.js';
 import { createHttpRequester } from './adapters/http-request.js';
+import { createSpeechRepository } from './features/speech/speech.repository.js';
+import { createSpeechService } from './features/speech/speech.service.js';
+import { speechRoutes } from './features/speech/speech.routes.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -264,6 +267,11 @@ function apiRoutes(
     }),
     now: deps.now,
   });
+  const speech = createSpeechService({
+    repo: createSpeechRepository(deps.db, deps.now),
+    secrets: deps.secrets,
+    log: deps.log,
+  });
   const flows = createFlowsFeature({
     db: deps.db,
     secrets: deps.secrets,
@@ -284,8 +292,7 @@ function apiRoutes(
         }),
       },
       http: createHttpRequester(),
-      // The speech services (VAD, STT, TTS) are wired here once they exist; until then those stages fail clearly.
-      speech: undefined,
+      speech: speech.port,
     },
   });
   const trustProxy = deps.env.NEXUS_TRUST_PROXY;
@@ -332,7 +339,8 @@ function apiRoutes(
       nexusManagementRoutes(nexusManagement, { updateIdentity: (input) => setup.updateIdentity(input) }),
     )
     .route('/flows', flows.routes)
-    .route('/hooks', flows.hooks);
+    .route('/hooks', flows.hooks)
+    .route('/speech', speechRoutes(speech));
 }
 
 function defaultSystem(deps: AppDeps) {

@@ -170,6 +170,15 @@ export const transcriptionSchema = z.object({
 });
 export type Transcription = z.infer<typeof transcriptionSchema>;
 
+export const transcribeQuerySchema = z.object({
+  /** e.g. en; omitted: the configured language, or the engine detects it. */
+  language: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z]{2,3}([_-][A-Za-z0-9]{2,8})*$/, 'Use a language code such as en or en-US')
+    .optional(),
+});
+
 export const synthesizeInputSchema = z.object({
   text: z
     .string()
