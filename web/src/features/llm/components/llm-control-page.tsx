@@ -2,13 +2,14 @@ import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/features/auth';
+import { SpeechPanel } from '@/features/speech';
 import { ChatPanel } from './chat-panel';
 import { ModelsPanel } from './models-panel';
 import { PipelinePanel } from './pipeline-panel';
 import { ProvidersPanel } from './providers-panel';
 import { RouterPanel } from './router-panel';
 
-type Tab = 'chat' | 'models' | 'providers' | 'router' | 'pipeline';
+type Tab = 'chat' | 'models' | 'providers' | 'router' | 'pipeline' | 'speech';
 
 /** Which tab each of the AI control screen's paths (spec §2) opens on. */
 const TAB_BY_PATH: Record<string, Tab> = {
@@ -48,6 +49,7 @@ export function LlmControlPage() {
           {isAdmin ? <TabsTrigger value="providers">Providers</TabsTrigger> : null}
           {isAdmin ? <TabsTrigger value="router">Router</TabsTrigger> : null}
           <TabsTrigger value="pipeline">Pipeline</TabsTrigger>
+          <TabsTrigger value="speech">Speech</TabsTrigger>
         </TabsList>
         <TabsContent value="chat">
           <ChatPanel />
@@ -67,6 +69,9 @@ export function LlmControlPage() {
         ) : null}
         <TabsContent value="pipeline">
           <PipelinePanel />
+        </TabsContent>
+        <TabsContent value="speech">
+          <SpeechPanel />
         </TabsContent>
       </Tabs>
     </div>

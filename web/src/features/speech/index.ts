@@ -1,0 +1,1 @@
+export { SpeechPanel } from './components/speech-panel';
