@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Hono } from 'hono';
-import { getCookie } from 'hono/cookie';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
 import type { Env } from './env.js';
@@ -11,6 +10,7 @@ import { HttpError } from './lib/http-error.js';
 import { APP_VERSION } from './lib/version.js';
 import type { AppEnv } from './http/app-env.js';
 import { appBodyLimit } from './http/body-limits.js';
+import { readCookie } from './http/cookies.js';
 import { apiNotFound, errorHandler } from './http/error-handler.js';
 import { mountWebApp } from './http/static.js';
 import { securityHeaders } from './http/security-headers.js';
@@ -410,7 +410,7 @@ export function createApp(deps: AppDeps) {
     }
   });
   app.use('/api/*', async (c, next) => {
-    const token = getCookie(c, SESSION_COOKIE);
+    const token = readCookie(c.req.header('cookie'), SESSION_COOKIE);
     if (token) {
       const user = sessions.validate(token);
       if (user) {

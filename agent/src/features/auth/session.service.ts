@@ -46,8 +46,10 @@ export function createSessionService(db: Db, now: () => number = Date.now) {
   // The rows of recent lookups, valid only while the database is exactly as it was when they were
   // read: this connection has written nothing since (total_changes()) and no other connection, such
   // as the CLI, has committed (PRAGMA data_version). A burst of requests then costs one query and
-  // gets the very answers the query would give; any write anywhere simply empties it.
-  const recent = new Map<string, { session: SessionRow; user: UserRow }>();
+  // gets the very answers the query would give; any write anywhere simply empties it. Keyed by the
+  // cookie value itself, so a hit costs no hashing; the values live only in this process's memory,
+  // as they do in every request that carries them.
+  const recent = new Map<string, { idHash: string; session: SessionRow; user: UserRow }>();
   const RECENT_MAX = 1000;
   let recentVersion = '';
   let readVersion: (() => string) | null = null;
@@ -55,9 +57,11 @@ export function createSessionService(db: Db, now: () => number = Date.now) {
     if (!readVersion) {
       // drizzle() hands its better-sqlite3 connection out as $client; its type leaves it off Db.
       const client = (db as unknown as { $client: BetterSqlite3.Database }).$client;
-      const changes = client.prepare('select total_changes()').pluck();
-      const dataVersion = client.prepare('pragma data_version').pluck();
-      readVersion = () => `${changes.get()}:${dataVersion.get()}`;
+      // One statement for both counters: it runs on every signed-in request.
+      const version = client
+        .prepare("select total_changes() || ':' || data_version from pragma_data_version")
+        .pluck();
+      readVersion = () => version.get() as string;
     }
     return readVersion();
   }
@@ -88,20 +92,22 @@ export function createSessionService(db: Db, now: () => number = Date.now) {
     /** Resolves a cookie value to its user, sliding the idle timeout of browser-session sign-ins. */
     validate(token: string): SessionUser | null {
       if (!token || token.length > 128) return null;
-      const idHash = hashToken(token);
       const version = databaseVersion();
       if (version !== recentVersion) {
         recent.clear();
         recentVersion = version;
       }
-      let row = recent.get(idHash);
+      let row = recent.get(token);
       if (!row) {
+        const idHash = hashToken(token);
         findSession ??= prepareFindSession();
-        row = findSession.get({ idHash });
-        if (!row) return null;
+        const found = findSession.get({ idHash });
+        if (!found) return null;
+        row = { idHash, ...found };
         if (recent.size >= RECENT_MAX) recent.clear();
-        recent.set(idHash, row);
+        recent.set(token, row);
       }
+      const { idHash } = row;
       const t = now();
       if (row.session.expiresAt.getTime() <= t) {
         db.delete(sessions).where(eq(sessions.idHash, idHash)).run();
