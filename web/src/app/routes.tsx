@@ -60,14 +60,8 @@ export const screens = {
   ),
   billing: todo('Billing', 'Your plan, trial and usage this month, and changes to your subscription.'),
   purchaseHistory: todo('Purchase History', 'Past plan changes and their receipts.'),
-  flowforge: todo(
-    'FlowForge Gallery',
-    'Build AI flows from triggers (voice, API, schedule, webhook) and stages (speech-to-text, voice activity detection, a language model, actions).',
-  ),
-  flowforgeApiKeys: todo(
-    'FlowForge API Keys',
-    'Create and revoke the keys that let other programs start flows.',
-  ),
+  flowforge: screen('FlowForge Gallery', async () => (await import('@/features/flows')).GalleryPage),
+  flowforgeApiKeys: screen('FlowForge API Keys', async () => (await import('@/features/flows')).ApiKeysPage),
   wakeWords: todo(
     'Wake Word Training',
     'Collect wake-word samples from several recording devices, check their quality and train models for several wake-word engines.',
@@ -85,10 +79,7 @@ export const screens = {
     'System Diagnostics',
     async () => (await import('@/features/diagnostics')).DiagnosticsPage,
   ),
-  advancedPipeline: todo(
-    'Advanced Pipeline',
-    'Tune each stage of the voice pipeline: voice activity detection, speech-to-text, the language model and actions.',
-  ),
+  advancedPipeline: screen('Advanced Pipeline', async () => (await import('@/features/flows')).BuilderPage),
   notifications: screen(
     'Notifications',
     async () => (await import('@/features/notifications/components/notifications-page')).NotificationsPage,
@@ -157,9 +148,9 @@ export const screens = {
     'Smart Home Devices',
     'Every smart-home device the hub knows, from Home Assistant and its own satellites.',
   ),
-  sessionSimulations: todo(
+  sessionSimulations: screen(
     'Session Simulations',
-    'Replay a voice session through the pipeline to test it without speaking.',
+    async () => (await import('@/features/flows')).SimulationsPage,
   ),
   llmUsageDiscovery: screen('LLM Usage', async () => (await import('@/features/llm')).UsagePage),
   tokenizationDemo: screen(

@@ -118,8 +118,8 @@ export async function executeStage(stage: Stage, context: unknown, env: StageEnv
     case 'stt': {
       const clip = needAudio(state);
       const result = await needSpeech(ports).transcribe(clip, {
-        engine: stage.config.engine,
-        language: stage.config.language,
+        engine: stage.config.engine || undefined,
+        language: stage.config.language || undefined,
       });
       state.transcript = result.text;
       return { input: { bytes: clip.length, ...stage.config }, output: result };
@@ -127,7 +127,7 @@ export async function executeStage(stage: Stage, context: unknown, env: StageEnv
     case 'tts': {
       const text = render(stage.config.text) ?? '';
       if (!text.trim()) throw new HttpError(400, 'Nothing to say: the text is empty');
-      const result = await needSpeech(ports).synthesize(text, { voice: stage.config.voice });
+      const result = await needSpeech(ports).synthesize(text, { voice: stage.config.voice || undefined });
       state.speech = result.wav;
       return {
         input: { text, voice: stage.config.voice },
@@ -137,9 +137,9 @@ export async function executeStage(stage: Stage, context: unknown, env: StageEnv
     case 'llm': {
       if (!ports.llm) throw new HttpError(503, 'The language model is not available');
       const prompt = render(stage.config.prompt) ?? '';
-      const system = render(stage.config.system);
+      const system = render(stage.config.system) || undefined;
       const result = await ports.llm.complete(prompt, {
-        model: stage.config.model,
+        model: stage.config.model || undefined,
         system,
         userId: env.owner.id,
       });

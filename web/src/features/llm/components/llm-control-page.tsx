@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useLocation } from 'wouter';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/features/auth';
@@ -8,6 +8,9 @@ import { ModelsPanel } from './models-panel';
 import { PipelinePanel } from './pipeline-panel';
 import { ProvidersPanel } from './providers-panel';
 import { RouterPanel } from './router-panel';
+
+// /pipeline-builder opens FlowForge's builder (its own feature, loaded only on that path).
+const FlowBuilder = lazy(async () => ({ default: (await import('@/features/flows')).BuilderPage }));
 
 type Tab = 'chat' | 'models' | 'providers' | 'router' | 'pipeline' | 'speech';
 
@@ -29,6 +32,17 @@ const ADMIN_TABS: readonly Tab[] = ['providers', 'router'];
  */
 export function LlmControlPage() {
   const [path] = useLocation();
+  if (path === '/pipeline-builder') {
+    return (
+      <Suspense fallback={null}>
+        <FlowBuilder />
+      </Suspense>
+    );
+  }
+  return <LlmControlTabs path={path} />;
+}
+
+function LlmControlTabs({ path }: { path: string }) {
   const { isAdmin } = useAuth();
   const wanted = TAB_BY_PATH[path] ?? 'chat';
   const [tab, setTab] = useState<Tab>(!isAdmin && ADMIN_TABS.includes(wanted) ? 'chat' : wanted);
