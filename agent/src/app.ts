@@ -88,6 +88,9 @@ import { createHttpRequester } from './adapters/http-request.js';
 import { createSpeechRepository } from './features/speech/speech.repository.js';
 import { createSpeechService } from './features/speech/speech.service.js';
 import { speechRoutes } from './features/speech/speech.routes.js';
+import { createWakeWordsRepository } from './features/wake-words/wake-words.repository.js';
+import { createWakeWordsService } from './features/wake-words/wake-words.service.js';
+import { crowdsourceRoutes, wakeWordsRoutes } from './features/wake-words/wake-words.routes.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -295,6 +298,11 @@ function apiRoutes(
       speech: speech.port,
     },
   });
+  const wakeWords = createWakeWordsService({
+    repo: createWakeWordsRepository(deps.db, deps.now),
+    dataDir: deps.env.dataDir,
+    publicUrl: deps.env.NEXUS_PUBLIC_URL ?? null,
+  });
   const trustProxy = deps.env.NEXUS_TRUST_PROXY;
   return new Hono<AppEnv>()
     .route('/health', healthRoutes(APP_VERSION))
@@ -340,7 +348,14 @@ function apiRoutes(
     )
     .route('/flows', flows.routes)
     .route('/hooks', flows.hooks)
-    .route('/speech', speechRoutes(speech));
+    .route('/speech', speechRoutes(speech))
+    .route(
+      '/wake-words',
+      wakeWordsRoutes(wakeWords, {
+        authenticateSatellite: (id, token) => satellites.authenticate(id, token),
+      }),
+    )
+    .route('/crowdsource', crowdsourceRoutes(wakeWords, { trustProxy, now: deps.now }));
 }
 
 function defaultSystem(deps: AppDeps) {
