@@ -292,7 +292,7 @@ function Builder({ flow }: { flow: Flow }) {
   return (
     <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
       <header className="flex flex-wrap items-start justify-between gap-4">
-        <div className="grid gap-1">
+        <div className="grid content-start gap-1">
           <p className="text-sm text-muted-foreground">
             <Link href="/flowforge" className="underline underline-offset-4">
               FlowForge
@@ -368,13 +368,13 @@ function Builder({ flow }: { flow: Flow }) {
       ) : null}
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_24rem]">
-        <div className="grid content-start gap-6">
+        <div className="grid min-w-0 content-start gap-6">
           <Card>
             <CardHeader>
               <CardTitle>Flow</CardTitle>
             </CardHeader>
             <CardContent className="grid gap-3 md:grid-cols-2">
-              <div className="grid gap-1">
+              <div className="grid content-start gap-1">
                 <Label htmlFor="flow-name">Name</Label>
                 <Input
                   id="flow-name"
@@ -382,7 +382,7 @@ function Builder({ flow }: { flow: Flow }) {
                   onChange={(e) => setDraft({ ...draft, name: e.target.value })}
                 />
               </div>
-              <div className="grid gap-1">
+              <div className="grid content-start gap-1">
                 <Label htmlFor="flow-trigger">Trigger</Label>
                 <select
                   id="flow-trigger"
@@ -488,7 +488,7 @@ function Builder({ flow }: { flow: Flow }) {
                       </div>
                     </div>
                     <div className="mb-3 grid gap-3 md:grid-cols-2">
-                      <div className="grid gap-1">
+                      <div className="grid content-start gap-1">
                         <Label htmlFor={`${stage.key}-name`}>Stage name</Label>
                         <Input
                           id={`${stage.key}-name`}
@@ -496,7 +496,7 @@ function Builder({ flow }: { flow: Flow }) {
                           onChange={(e) => updateStage(stage.key, { name: e.target.value })}
                         />
                       </div>
-                      <div className="grid gap-1">
+                      <div className="grid content-start gap-1">
                         <Label htmlFor={`${stage.key}-id`}>Id (used as {`{{stages.${stage.id}.…}}`})</Label>
                         <Input
                           id={`${stage.key}-id`}
@@ -519,7 +519,7 @@ function Builder({ flow }: { flow: Flow }) {
               })}
             </ol>
             <div className="flex flex-wrap items-end gap-2">
-              <div className="grid gap-1">
+              <div className="grid content-start gap-1">
                 <Label htmlFor="new-stage-kind">Stage kind</Label>
                 <select
                   id="new-stage-kind"
@@ -540,7 +540,7 @@ function Builder({ flow }: { flow: Flow }) {
             </div>
           </section>
         </div>
-        <aside className="grid content-start gap-6">
+        <aside className="grid min-w-0 grid-cols-1 content-start gap-6">
           <RunsPanel flow={flow} unsaved={dirty} />
           <VersionsPanel flow={flow} />
         </aside>
@@ -567,7 +567,7 @@ function TriggerDetails({
   if (trigger.type === 'schedule') {
     return (
       <>
-        <div className="grid gap-1">
+        <div className="grid content-start gap-1">
           <Label htmlFor="flow-cron">Cron expression</Label>
           <Input
             id="flow-cron"
@@ -579,7 +579,7 @@ function TriggerDetails({
             minute hour day month weekday, e.g. 0 7 * * 1-5 (a sixth leading field counts seconds)
           </p>
         </div>
-        <div className="grid gap-1">
+        <div className="grid content-start gap-1">
           <Label htmlFor="flow-tz">Time zone</Label>
           <Input
             id="flow-tz"
@@ -624,7 +624,7 @@ function TriggerDetails({
     const listening = flow.webhook.listeningUntil !== null;
     return (
       <div className="grid gap-2 text-sm md:col-span-2">
-        <div className="grid gap-1">
+        <div className="grid content-start gap-1">
           <span className="font-medium">Production URL</span>
           <code className="overflow-x-auto rounded bg-muted px-2 py-1 text-xs">
             POST {origin + flow.webhook.productionPath}
@@ -633,7 +633,7 @@ function TriggerDetails({
             Works while the flow is active. The request body goes to the first stage.
           </span>
         </div>
-        <div className="grid gap-1">
+        <div className="grid content-start gap-1">
           <span className="font-medium">Test URL</span>
           <code className="overflow-x-auto rounded bg-muted px-2 py-1 text-xs">
             POST {origin + flow.webhook.testPath}

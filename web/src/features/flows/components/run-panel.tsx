@@ -53,8 +53,8 @@ export function RunsPanel({ flow, unsaved }: { flow: Flow; unsaved: boolean }) {
           Runs the saved version{unsaved ? ' (save first to run your changes)' : ''}. Stages update live.
         </CardDescription>
       </CardHeader>
-      <CardContent className="grid gap-4">
-        <div className="grid gap-1">
+      <CardContent className="grid grid-cols-1 gap-4">
+        <div className="grid content-start gap-1">
           <Label htmlFor="run-input">Trigger input</Label>
           <Textarea
             id="run-input"
@@ -71,7 +71,7 @@ export function RunsPanel({ flow, unsaved }: { flow: Flow; unsaved: boolean }) {
           <Play aria-hidden="true" /> {run.isPending ? 'Starting…' : 'Run now'}
         </Button>
         {shown ? (
-          <div className="grid gap-2">
+          <div className="grid min-w-0 gap-2">
             <RunView run={shown} />
             <div className="flex gap-2">
               {shown.status === 'failed' ? (
@@ -157,7 +157,7 @@ export function VersionsPanel({ flow }: { flow: Flow }) {
             {versions.data.map((v) => (
               <li key={v.id} className="flex items-center gap-2">
                 <span className="font-medium tabular-nums">v{v.version}</span>
-                <span className="truncate text-muted-foreground">
+                <span className="min-w-0 truncate text-muted-foreground">
                   {v.name} · {v.stageCount} stages · {new Date(v.createdAt).toLocaleString()}
                 </span>
                 {v.version === flow.version ? (

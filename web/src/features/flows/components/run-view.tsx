@@ -65,7 +65,7 @@ export function formatMs(ms: number | null): string {
 /** One run, stage by stage: status, duration, and what went in and came out. */
 export function RunView({ run }: { run: FlowRun }) {
   return (
-    <div className="grid gap-3" aria-live="polite">
+    <div className="grid min-w-0 grid-cols-1 gap-3" aria-live="polite">
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <RunStatusPill status={run.status} />
         <span className="text-muted-foreground">
@@ -73,7 +73,7 @@ export function RunView({ run }: { run: FlowRun }) {
           {run.durationMs !== null ? ` · ${formatMs(run.durationMs)}` : ''}
         </span>
       </div>
-      {run.error ? <p className="text-sm text-destructive">{run.error}</p> : null}
+      {run.error ? <p className="text-sm [overflow-wrap:anywhere] text-destructive">{run.error}</p> : null}
       {run.transcript !== null ? (
         <p className="text-sm">
           <span className="text-muted-foreground">Transcript: </span>“{run.transcript}”
@@ -85,7 +85,7 @@ export function RunView({ run }: { run: FlowRun }) {
       {run.hasSpeech ? (
         <audio controls src={`/api/flows/runs/${run.id}/audio?which=speech`} aria-label="What the run said" />
       ) : null}
-      <ol className="grid gap-2">
+      <ol className="grid grid-cols-1 gap-2">
         {run.stages.map((stage) => (
           <li key={stage.stageId} className="rounded-md border bg-card" data-stage-status={stage.status}>
             <details>
@@ -101,17 +101,17 @@ export function RunView({ run }: { run: FlowRun }) {
                   {formatMs(stage.durationMs)}
                 </span>
               </summary>
-              <div className="grid gap-2 border-t px-3 py-2 text-xs md:grid-cols-2">
-                {stage.error ? <p className="text-destructive md:col-span-2">{stage.error}</p> : null}
-                <div className="grid gap-1">
+              <div className="grid grid-cols-1 gap-2 border-t px-3 py-2 text-xs">
+                {stage.error ? <p className="text-destructive">{stage.error}</p> : null}
+                <div className="grid min-w-0 gap-1">
                   <span className="font-medium text-muted-foreground">Input</span>
-                  <pre className="max-h-48 overflow-auto rounded bg-muted p-2 whitespace-pre-wrap">
+                  <pre className="max-h-48 overflow-auto rounded bg-muted p-2 whitespace-pre-wrap [overflow-wrap:anywhere]">
                     {show(stage.input)}
                   </pre>
                 </div>
-                <div className="grid gap-1">
+                <div className="grid min-w-0 gap-1">
                   <span className="font-medium text-muted-foreground">Output</span>
-                  <pre className="max-h-48 overflow-auto rounded bg-muted p-2 whitespace-pre-wrap">
+                  <pre className="max-h-48 overflow-auto rounded bg-muted p-2 whitespace-pre-wrap [overflow-wrap:anywhere]">
                     {show(stage.output)}
                   </pre>
                 </div>

@@ -49,7 +49,7 @@ export function SimulationsPage() {
 
   return (
     <div className="mx-auto grid w-full max-w-6xl gap-6 px-4 py-6">
-      <header className="grid gap-1">
+      <header className="grid content-start gap-1">
         <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Session Simulations</h1>
         <p className="text-muted-foreground">
           Run a flow with a typed input or a recorded clip, without speaking to a satellite, and watch each
@@ -76,7 +76,7 @@ export function SimulationsPage() {
               <CardDescription>Runs the flow as saved, whatever its status.</CardDescription>
             </CardHeader>
             <CardContent className="grid gap-4">
-              <div className="grid gap-1">
+              <div className="grid content-start gap-1">
                 <Label htmlFor="sim-flow">Flow</Label>
                 <select
                   id="sim-flow"
@@ -102,7 +102,7 @@ export function SimulationsPage() {
                   </Link>
                 ) : null}
               </div>
-              <div className="grid gap-1">
+              <div className="grid content-start gap-1">
                 <Label htmlFor="sim-text">Typed input</Label>
                 <Textarea id="sim-text" rows={3} value={text} onChange={(e) => setText(e.target.value)} />
                 <p className="text-xs text-muted-foreground">
@@ -112,7 +112,7 @@ export function SimulationsPage() {
               <Button onClick={() => simulate(false)} disabled={start.isPending || flowId === null}>
                 <Play aria-hidden="true" /> Run with typed input
               </Button>
-              <div className="grid gap-1">
+              <div className="grid content-start gap-1">
                 <Label htmlFor="sim-clip">Voice clip (WAV)</Label>
                 <Input
                   id="sim-clip"

@@ -137,7 +137,11 @@ export function StageConfigForm({
         return (
           <div
             key={field.key}
-            className={field.type === 'textarea' ? 'grid gap-1 md:col-span-2' : 'grid gap-1'}
+            className={
+              field.type === 'textarea'
+                ? 'grid content-start gap-1 md:col-span-2'
+                : 'grid content-start gap-1'
+            }
           >
             {field.type === 'switch' ? (
               <div className="flex items-center gap-2 pt-6">
