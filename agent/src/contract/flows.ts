@@ -14,6 +14,10 @@ export const HTTP_STAGE_DEFAULT_TIMEOUT_MS = 10_000;
 /** A webhook test URL listens this long for one event after the builder asks it to. */
 export const WEBHOOK_TEST_LISTEN_MS = 120_000;
 
+export const RUN_STATUSES = ['running', 'succeeded', 'failed', 'stopped'] as const;
+export const runStatusSchema = z.enum(RUN_STATUSES);
+export type RunStatus = z.infer<typeof runStatusSchema>;
+
 // ---- Stages -----------------------------------------------------------------------------------
 
 export const STAGE_KINDS = [
@@ -273,7 +277,7 @@ export const flowSummarySchema = z.object({
   version: z.number().int(),
   ownerId: z.number().int(),
   ownerName: z.string(),
-  lastRun: z.object({ id: z.number().int(), status: z.string(), startedAt: z.string() }).nullable(),
+  lastRun: z.object({ id: z.number().int(), status: runStatusSchema, startedAt: z.string() }).nullable(),
   updatedAt: z.string(),
 });
 export type FlowSummary = z.infer<typeof flowSummarySchema>;
@@ -334,9 +338,6 @@ export const RUN_TRIGGERS = [
 ] as const;
 export const runTriggerSchema = z.enum(RUN_TRIGGERS);
 export type RunTrigger = z.infer<typeof runTriggerSchema>;
-export const RUN_STATUSES = ['running', 'succeeded', 'failed', 'stopped'] as const;
-export const runStatusSchema = z.enum(RUN_STATUSES);
-export type RunStatus = z.infer<typeof runStatusSchema>;
 export const STAGE_RUN_STATUSES = ['pending', 'running', 'succeeded', 'failed', 'skipped'] as const;
 export type StageRunStatus = (typeof STAGE_RUN_STATUSES)[number];
 

@@ -119,11 +119,7 @@ export function GalleryPage() {
                     <span>
                       v{flow.version} · {flow.ownerName}
                     </span>
-                    {flow.lastRun ? (
-                      <RunStatusPill status={flow.lastRun.status as 'succeeded'} />
-                    ) : (
-                      <span>Never run</span>
-                    )}
+                    {flow.lastRun ? <RunStatusPill status={flow.lastRun.status} /> : <span>Never run</span>}
                   </CardFooter>
                 </Card>
               </li>
