@@ -233,6 +233,16 @@ describe('flows', () => {
     expect(replayed.json).toMatchObject({ trigger: 'replay', status: 'succeeded', input: { who: 'Ada' } });
     expect(replayed.json.stages[0].reused).toBeUndefined();
 
+    // Without a model and without a router rule for pipelines, the LLM stage says what to set.
+    const unrouted = await createFlow(alice, {
+      name: 'No model',
+      trigger: { type: 'api' },
+      stages: [{ id: 'ask', name: 'Ask', kind: 'llm', config: { prompt: 'hi' } }],
+    });
+    const noModel = await alice.post(`/api/flows/${unrouted.id}/run?wait=true`);
+    expect(noModel.json.status).toBe('failed');
+    expect(noModel.json.error).toContain("router's pipeline rule");
+
     // A stage that cannot reach its host fails the same way.
     const unreachable = await createFlow(alice, {
       name: 'Unreachable',

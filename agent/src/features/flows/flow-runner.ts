@@ -138,11 +138,19 @@ export async function executeStage(stage: Stage, context: unknown, env: StageEnv
       if (!ports.llm) throw new HttpError(503, 'The language model is not available');
       const prompt = render(stage.config.prompt) ?? '';
       const system = render(stage.config.system) || undefined;
-      const result = await ports.llm.complete(prompt, {
-        model: stage.config.model || undefined,
-        system,
-        userId: env.owner.id,
-      });
+      const model = stage.config.model || undefined;
+      const result = await ports.llm
+        .complete(prompt, { model, system, userId: env.owner.id })
+        .catch((error) => {
+          // The router needs a model or its rule for pipelines; say where each is set.
+          if (!model && error instanceof HttpError && error.status === 400) {
+            throw new HttpError(
+              400,
+              `${error.message}: name a model in this stage, or set the router's pipeline rule`,
+            );
+          }
+          throw error;
+        });
       return { input: { prompt, system, model: stage.config.model }, output: result };
     }
     case 'ha_call': {

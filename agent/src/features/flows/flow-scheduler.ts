@@ -35,9 +35,12 @@ export function createFlowScheduler(deps: { log: Logger; fire: (flowId: number) 
       if (jobs.get(flow.id)?.key === key) return;
       unschedule(flow.id);
       try {
-        // protect: a run that takes longer than the interval is not started twice at once.
-        const job = new Cron(flow.schedule.cron, { timezone: flow.schedule.timezone, protect: true }, () =>
-          deps.fire(flow.id),
+        // protect: a run that takes longer than the interval is not started twice at once;
+        // unref: a pending tick never holds the process open when the agent shuts down.
+        const job = new Cron(
+          flow.schedule.cron,
+          { timezone: flow.schedule.timezone, protect: true, unref: true },
+          () => deps.fire(flow.id),
         );
         jobs.set(flow.id, { key, job });
       } catch (error) {
