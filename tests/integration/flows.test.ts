@@ -529,6 +529,12 @@ describe('flows', () => {
       body: Buffer.from('definitely not a wav file'),
     });
     expect(notWav.status).toBe(415);
+    const tooLarge = await fetch(`${agent.url}/api/flows/${flow.id}/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'audio/wav', cookie: `nexus_session=${alice.cookie('nexus_session')}` },
+      body: Buffer.alloc(11 * 1024 * 1024),
+    });
+    expect(tooLarge.status).toBe(413);
     expect((await bob.get(`/api/flows/runs/${run.id}/audio`)).status).toBe(404);
   });
 
@@ -576,6 +582,32 @@ describe('flows', () => {
     expect(statuses.at(-1)).toBe('succeeded,succeeded');
     mine.socket.close();
     theirs.socket.close();
+  });
+
+  it('a flow can do no more in Home Assistant than its owner may', async () => {
+    const restart = {
+      name: 'Restart HA',
+      trigger: { type: 'api' },
+      stages: [
+        {
+          id: 'r',
+          name: 'Restart',
+          kind: 'ha_call',
+          config: { domain: 'homeassistant', service: 'restart' },
+        },
+      ],
+    };
+    const mine = await createFlow(alice, restart);
+    const refused = await alice.post(`/api/flows/${mine.id}/run?wait=true`);
+    expect(refused.json.status).toBe('failed');
+    expect(refused.json.error).toContain('Only administrators may call homeassistant services');
+    const before = ha.serviceCalls.length;
+    const admins = await createFlow(owner, restart);
+    const allowed = await owner.post(`/api/flows/${admins.id}/run?wait=true`);
+    expect(allowed.json.status, JSON.stringify(allowed.json)).toBe('succeeded');
+    expect(
+      ha.serviceCalls.slice(before).some((c) => c.domain === 'homeassistant' && c.service === 'restart'),
+    ).toBe(true);
   });
 
   it('deleting a flow removes it, its runs and its webhook', async () => {
