@@ -70,6 +70,16 @@ test('gallery → builder → run: stages added, ordered by keyboard, saved and 
   const stages = page.getByRole('listitem', { name: /^Stage \d/ });
   await expect(stages.nth(0)).toHaveAccessibleName('Stage 1: Condition');
   await expect(stages.nth(1)).toHaveAccessibleName('Stage 2: Notification');
+  // Focus stays with the moved stage: at the top its up button is disabled, so the stage itself has it.
+  await expect(stages.nth(0)).toBeFocused();
+  await page.getByRole('button', { name: 'Move Condition down' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Move Condition up' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Move Condition down' })).toBeDisabled();
+  await expect(stages.nth(1)).toBeFocused();
+  await page.getByRole('button', { name: 'Move Condition up' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Move Condition up' })).toBeDisabled();
 
   // The contract's schema checks the form: an empty title is refused before saving.
   await page.getByLabel('Title').fill('');

@@ -201,11 +201,17 @@ function Builder({ flow }: { flow: Flow }) {
   const [, navigate] = useLocation();
   const fileInput = useRef<HTMLInputElement>(null);
   const stageRefs = useRef(new Map<string, HTMLElement>());
-  const [focusKey, setFocusKey] = useState<string | null>(null);
+  /** After a move, focus stays on the moved stage's same button (or the stage, at either end). */
+  const [focusTarget, setFocusTarget] = useState<{ key: string; button?: 'up' | 'down' } | null>(null);
 
   useEffect(() => {
-    if (focusKey) stageRefs.current.get(focusKey)?.focus();
-  }, [focusKey, draft.stages]);
+    if (!focusTarget) return;
+    const stage = stageRefs.current.get(focusTarget.key);
+    const button = focusTarget.button
+      ? stage?.querySelector<HTMLButtonElement>(`[data-move="${focusTarget.button}"]:not(:disabled)`)
+      : null;
+    (button ?? stage)?.focus();
+  }, [focusTarget, draft.stages]);
 
   const dirty = JSON.stringify(toDefinition(draft)) !== JSON.stringify(toDefinition(toDraft(flow)));
 
@@ -218,7 +224,7 @@ function Builder({ flow }: { flow: Flow }) {
       const stages = [...d.stages];
       const [stage] = stages.splice(index, 1);
       stages.splice(index + by, 0, stage!);
-      setFocusKey(stage!.key);
+      setFocusTarget({ key: stage!.key, button: by === -1 ? 'up' : 'down' });
       return { ...d, stages };
     });
   }
@@ -235,7 +241,7 @@ function Builder({ flow }: { flow: Flow }) {
         kind: newKind,
         config: structuredClone(DEFAULT_CONFIG[newKind]),
       };
-      setFocusKey(stage.key);
+      setFocusTarget({ key: stage.key });
       return { ...d, stages: [...d.stages, stage] };
     });
   }
@@ -461,6 +467,7 @@ function Builder({ flow }: { flow: Flow }) {
                           variant="ghost"
                           size="icon"
                           aria-label={`Move ${stage.name} up`}
+                          data-move="up"
                           disabled={index === 0}
                           onClick={() => move(index, -1)}
                         >
@@ -470,6 +477,7 @@ function Builder({ flow }: { flow: Flow }) {
                           variant="ghost"
                           size="icon"
                           aria-label={`Move ${stage.name} down`}
+                          data-move="down"
                           disabled={index === draft.stages.length - 1}
                           onClick={() => move(index, 1)}
                         >
