@@ -610,6 +610,31 @@ describe('flows', () => {
     ).toBe(true);
   });
 
+  it('keeps the newest 200 runs of a flow', async () => {
+    const flow = await createFlow(alice, {
+      name: 'Busy',
+      trigger: { type: 'api' },
+      stages: [{ id: 'c', name: 'Check', kind: 'condition', config: { value: 'x', operator: 'not_empty' } }],
+    });
+    const ids: number[] = [];
+    for (let batch = 0; batch < 21; batch++) {
+      const runs = await Promise.all(
+        Array.from({ length: 10 }, () => alice.post(`/api/flows/${flow.id}/run?wait=true`)),
+      );
+      ids.push(...runs.map((r) => r.json.id as number));
+    }
+    const db = new Database(path.join(agent.dataDir, 'nexus.db'), { readonly: true });
+    const kept = db.prepare('select id from flow_runs where flow_id = ? order by id').all(flow.id) as {
+      id: number;
+    }[];
+    db.close();
+    ids.sort((a, b) => a - b);
+    expect(kept).toHaveLength(200);
+    expect(kept.map((r) => r.id)).toEqual(ids.slice(-200));
+    expect((await alice.get(`/api/flows/runs/${ids[0]}`)).status).toBe(404);
+    expect((await alice.get(`/api/flows/${flow.id}/runs`)).json).toHaveLength(50);
+  });
+
   it('deleting a flow removes it, its runs and its webhook', async () => {
     const flow = await createFlow(alice, summariseFlow);
     await alice.put(`/api/flows/${flow.id}/status`, { status: 'active' });

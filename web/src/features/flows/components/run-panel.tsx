@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { Flow, FlowRun } from '@nexus/agent/contract';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
@@ -34,15 +35,15 @@ export function RunsPanel({ flow, unsaved }: { flow: Flow; unsaved: boolean }) {
   const shown: FlowRun | undefined =
     runs.data?.find((r) => r.id === selected) ?? (selected === null ? runs.data?.[0] : undefined);
 
+  const [clip, setClip] = useState<File | null>(null);
+  const isVoice = flow.trigger.type === 'voice';
+
   function start() {
-    run.mutate(
-      { value: parseTypedInput(input) },
-      {
-        onSuccess: (r) => setSelected(r.id),
-        onError: (error) =>
-          toast({ title: 'The run did not start', description: error.message, variant: 'destructive' }),
-      },
-    );
+    run.mutate(isVoice && clip ? { wav: clip } : { value: parseTypedInput(input) }, {
+      onSuccess: (r) => setSelected(r.id),
+      onError: (error) =>
+        toast({ title: 'The run did not start', description: error.message, variant: 'destructive' }),
+    });
   }
 
   return (
@@ -67,6 +68,20 @@ export function RunsPanel({ flow, unsaved }: { flow: Flow; unsaved: boolean }) {
             JSON, or plain text (sent as {'{"text": …}'}); stages read it as {'{{trigger.…}}'}.
           </p>
         </div>
+        {isVoice ? (
+          <div className="grid content-start gap-1">
+            <Label htmlFor="run-clip">Voice clip (WAV)</Label>
+            <Input
+              id="run-clip"
+              type="file"
+              accept="audio/wav,.wav"
+              onChange={(e) => setClip(e.target.files?.[0] ?? null)}
+            />
+            <p className="text-xs text-muted-foreground">
+              With a clip the run starts from it; without, from the typed input.
+            </p>
+          </div>
+        ) : null}
         <Button onClick={start} disabled={run.isPending || flow.stages.length === 0}>
           <Play aria-hidden="true" /> {run.isPending ? 'Starting…' : 'Run now'}
         </Button>
