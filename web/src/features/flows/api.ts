@@ -186,6 +186,8 @@ export function useRunFlow(id: number) {
     },
     onSuccess: (run) => {
       client.setQueryData(flowKeys.run(run.id), run);
+      // A short run may have finished before the live subscription began: ask once now.
+      if (run.status === 'running') void client.invalidateQueries({ queryKey: flowKeys.run(run.id) });
       void client.invalidateQueries({ queryKey: flowKeys.runs(id) });
     },
   });

@@ -109,7 +109,15 @@ export function SimulationsPage() {
                   Plain text arrives as {'{{trigger.text}}'}; JSON as it is.
                 </p>
               </div>
-              <Button onClick={() => simulate(false)} disabled={start.isPending || flowId === null}>
+              {flow && flow.stageKinds.length === 0 ? (
+                <p className="text-sm text-muted-foreground">
+                  This flow has no stages yet: add some in the builder first.
+                </p>
+              ) : null}
+              <Button
+                onClick={() => simulate(false)}
+                disabled={start.isPending || flowId === null || flow?.stageKinds.length === 0}
+              >
                 <Play aria-hidden="true" /> Run with typed input
               </Button>
               <div className="grid content-start gap-1">
@@ -121,7 +129,11 @@ export function SimulationsPage() {
                   onChange={(e) => setClip(e.target.files?.[0] ?? null)}
                 />
               </div>
-              <Button variant="outline" onClick={() => simulate(true)} disabled={start.isPending || !clip}>
+              <Button
+                variant="outline"
+                onClick={() => simulate(true)}
+                disabled={start.isPending || !clip || flow?.stageKinds.length === 0}
+              >
                 <FileAudio aria-hidden="true" /> Run with the clip
               </Button>
               {start.isError ? (
