@@ -56,6 +56,7 @@ let echo: Awaited<ReturnType<typeof startEchoServer>>;
 let owner: Client;
 let alice: Client;
 let bob: Client;
+let aliceAccount: { email: string; password: string; role: string };
 
 beforeAll(async () => {
   ollama = await startOllamaApiSim({ models: [{ name: MODEL, size: 2_019_393_189, loaded: true }] });
@@ -65,7 +66,8 @@ beforeAll(async () => {
   owner = new Client(agent.url);
   await signUp(owner, { name: 'Owner' });
   alice = new Client(agent.url);
-  expect((await signUp(alice, { name: 'Alice' })).role).toBe('user');
+  aliceAccount = await signUp(alice, { name: 'Alice' });
+  expect(aliceAccount.role).toBe('user');
   bob = new Client(agent.url);
   await signUp(bob, { name: 'Bob' });
 });
@@ -642,5 +644,48 @@ describe('flows', () => {
     expect((await alice.delete(`/api/flows/${flow.id}`)).status).toBe(204);
     expect((await alice.get(`/api/flows/${flow.id}`)).status).toBe(404);
     expect((await new Client(agent.url).post(flow.webhook.productionPath, { text: 'x' })).status).toBe(404);
+  });
+  it('schedules start again with the agent; runs cut off by a stop are marked failed', async () => {
+    const flow = await createFlow(alice, {
+      name: 'Survives restarts',
+      trigger: { type: 'schedule', cron: '* * * * * *', timezone: 'UTC' },
+      stages: [{ id: 'tick', name: 'Tick', kind: 'notify', config: { title: 'tick' } }],
+    });
+    await alice.put(`/api/flows/${flow.id}/status`, { status: 'active' });
+    await waitFor(
+      async () => (await alice.get(`/api/flows/${flow.id}/runs`)).json,
+      (list: any[]) => list.length > 0,
+      { what: 'a first scheduled run' },
+    );
+    const dataDir = agent.dataDir;
+    await agent.stop();
+    const db = new Database(path.join(dataDir, 'nexus.db'));
+    const lastBefore = (db.prepare('select max(id) as id from flow_runs').get() as { id: number }).id;
+    // As if the agent had died in the middle of a run.
+    db.prepare("update flow_runs set status = 'running', finished_at = null where id = ?").run(lastBefore);
+    db.close();
+
+    agent = await startAgent({
+      dataDir,
+      env: { OLLAMA_URL: ollama.url, HA_URL: ha.url, HA_TOKEN: ha.token },
+    });
+    alice = new Client(agent.url);
+    const login = await alice.post('/api/auth/login', {
+      email: aliceAccount.email,
+      password: aliceAccount.password,
+    });
+    expect(login.status, login.text).toBe(200);
+    const runs = await waitFor(
+      async () => (await alice.get(`/api/flows/${flow.id}/runs`)).json,
+      (list: any[]) =>
+        list.some((r) => r.id > lastBefore && r.trigger === 'schedule' && r.status === 'succeeded'),
+      { what: 'a scheduled run after the restart' },
+    );
+    const cut = runs.find((r: any) => r.id === lastBefore);
+    expect(cut).toMatchObject({
+      status: 'failed',
+      error: 'The agent stopped while this run was in progress',
+    });
+    await alice.put(`/api/flows/${flow.id}/status`, { status: 'draft' });
   });
 });
