@@ -168,20 +168,23 @@ export function VersionsPanel({ flow }: { flow: Flow }) {
         ) : versions.isError ? (
           <p className="text-sm text-destructive">{versions.error.message}</p>
         ) : (
-          <ul className="grid max-h-60 gap-1 overflow-y-auto text-sm">
+          <ul className="grid max-h-60 gap-2 overflow-y-auto text-sm">
             {versions.data.map((v) => (
               <li key={v.id} className="flex items-center gap-2">
                 <span className="font-medium tabular-nums">v{v.version}</span>
-                <span className="min-w-0 truncate text-muted-foreground">
-                  {v.name} · {v.stageCount} stages · {new Date(v.createdAt).toLocaleString()}
+                <span className="grid min-w-0 flex-1">
+                  <span className="truncate">{v.name}</span>
+                  <span className="text-xs text-muted-foreground">
+                    {v.stageCount} stages · {new Date(v.createdAt).toLocaleString()}
+                  </span>
                 </span>
                 {v.version === flow.version ? (
-                  <span className="ml-auto text-xs text-muted-foreground">current</span>
+                  <span className="shrink-0 text-xs text-muted-foreground">current</span>
                 ) : (
                   <Button
                     size="sm"
                     variant="ghost"
-                    className="ml-auto"
+                    className="shrink-0"
                     aria-label={`Restore version ${v.version}`}
                     disabled={restore.isPending}
                     onClick={() =>
