@@ -6,6 +6,7 @@ import {
   flowRunSchema,
   flowSchema,
   flowSummarySchema,
+  haEntityListSchema,
   flowVersionSchema,
   schedulePreviewSchema,
   type CreateApiKeyInput,
@@ -66,6 +67,15 @@ export const runQueryOptions = (runId: number) =>
     queryFn: async () => flowRunSchema.parse(await apiJson<unknown>('GET', `${FLOWS_API}/runs/${runId}`)),
     refetchInterval: (query) => (query.state.data?.status === 'running' ? 1000 : false),
     enabled: runId > 0,
+  });
+
+/** Home Assistant's entities, to suggest ids in a service-call stage (the same key and data as the HA screens). */
+export const haEntitySuggestionsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['/api/ha', 'entities'] as const,
+    queryFn: async () => haEntityListSchema.parse(await apiJson<unknown>('GET', '/api/ha/entities')),
+    retry: false,
+    staleTime: 60_000,
   });
 
 export const apiKeysQueryOptions = () =>

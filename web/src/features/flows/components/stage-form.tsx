@@ -1,3 +1,4 @@
+import { useQuery } from '@tanstack/react-query';
 import { Plus, Trash2 } from 'lucide-react';
 import {
   CONDITION_OPERATOR_LABELS,
@@ -12,6 +13,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
 import { Textarea } from '@/components/ui/textarea';
+import { haEntitySuggestionsQueryOptions } from '../api';
 
 export type Config = Record<string, unknown>;
 
@@ -119,6 +121,12 @@ export function StageConfigForm({
 }) {
   const errors = configErrors(kind, config);
   const set = (key: string, value: unknown) => onChange({ ...config, [key]: value });
+  // Entity ids to suggest for a service call: those of the chosen domain (HA may be unreachable: then none).
+  const entities = useQuery({ ...haEntitySuggestionsQueryOptions(), enabled: kind === 'ha_call' });
+  const domain = typeof config.domain === 'string' ? config.domain : '';
+  const suggestions = (entities.data?.entities ?? [])
+    .filter((e) => !domain || e.domain === domain)
+    .slice(0, 200);
 
   return (
     <div className="grid gap-3 md:grid-cols-2">
@@ -188,6 +196,7 @@ export function StageConfigForm({
                 ) : (
                   <Input
                     {...common}
+                    list={kind === 'ha_call' && field.key === 'entityId' ? `${stageKey}-entities` : undefined}
                     value={typeof value === 'string' ? value : ''}
                     onChange={(e) => set(field.key, e.target.value)}
                   />
@@ -207,6 +216,15 @@ export function StageConfigForm({
           </div>
         );
       })}
+      {kind === 'ha_call' ? (
+        <datalist id={`${stageKey}-entities`}>
+          {suggestions.map((e) => (
+            <option key={e.entity_id} value={e.entity_id}>
+              {e.name}
+            </option>
+          ))}
+        </datalist>
+      ) : null}
       {kind === 'http_request' ? (
         <HeadersEditor
           stageKey={stageKey}
