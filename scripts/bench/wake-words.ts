@@ -82,8 +82,7 @@ try {
   } finally {
     await agent.stop();
   }
-  console.log('| Figure | Median | p95 | Target |\n| --- | --- | --- | --- |');
-  for (const row of rows) console.log(row);
+  process.stdout.write(`| Figure | Median | p95 | Target |\n| --- | --- | --- | --- |\n${rows.join('\n')}\n`);
 } finally {
   recordings.cleanup();
 }
