@@ -3,11 +3,24 @@ import { useEffect, useState } from 'react';
 /** Spec §2: the dashboard's clock is updated every second. */
 export const CLOCK_TICK_MS = 1_000;
 
+/** The current time truncated to the whole second the clock shows. */
+function currentSecond(): Date {
+  const now = Date.now();
+  return new Date(now - (now % CLOCK_TICK_MS));
+}
+
 export function LiveClock() {
-  const [now, setNow] = useState(() => new Date());
+  const [now, setNow] = useState(currentSecond);
   useEffect(() => {
-    const timer = setInterval(() => setNow(new Date()), CLOCK_TICK_MS);
-    return () => clearInterval(timer);
+    // Each tick is scheduled for the next whole second rather than every 1000 ms from mount, so the
+    // seconds digit turns when the second does (a plain interval lags by up to a second and drifts).
+    let timer: ReturnType<typeof setTimeout>;
+    const tick = () => {
+      setNow(currentSecond());
+      timer = setTimeout(tick, CLOCK_TICK_MS - (Date.now() % CLOCK_TICK_MS));
+    };
+    timer = setTimeout(tick, CLOCK_TICK_MS - (Date.now() % CLOCK_TICK_MS));
+    return () => clearTimeout(timer);
   }, []);
 
   return (
