@@ -13,6 +13,7 @@ import { useLiveTopic } from '@/lib/live';
 import { flowKeys, flowsQueryOptions, runQueryOptions, useRunFlow } from '../api';
 import { builderPath } from './gallery-page';
 import { parseTypedInput } from './run-panel';
+import { ClipRecorder } from './clip-recorder';
 import { RunView } from './run-view';
 
 const selectClass =
@@ -25,7 +26,7 @@ export function SimulationsPage() {
   const flowId = chosen ?? flows.data?.[0]?.id ?? null;
   const flow = flows.data?.find((f) => f.id === flowId);
   const [text, setText] = useState('turn on the kitchen light');
-  const [clip, setClip] = useState<File | null>(null);
+  const [clip, setClip] = useState<{ wav: Blob; label: string } | null>(null);
   const [runId, setRunId] = useState<number | null>(null);
   const start = useRunFlow(flowId ?? 0);
   const client = useQueryClient();
@@ -42,7 +43,7 @@ export function SimulationsPage() {
   });
 
   function simulate(withClip: boolean) {
-    start.mutate(withClip && clip ? { wav: clip } : { value: parseTypedInput(text) }, {
+    start.mutate(withClip && clip ? { wav: clip.wav } : { value: parseTypedInput(text) }, {
       onSuccess: (started) => setRunId(started.id),
     });
   }
@@ -126,9 +127,22 @@ export function SimulationsPage() {
                   id="sim-clip"
                   type="file"
                   accept="audio/wav,.wav"
-                  onChange={(e) => setClip(e.target.files?.[0] ?? null)}
+                  onChange={(e) => {
+                    const file = e.target.files?.[0];
+                    setClip(file ? { wav: file, label: file.name } : null);
+                  }}
                 />
               </div>
+              <ClipRecorder
+                onClip={({ wav, durationMs }) =>
+                  setClip({ wav, label: `Recording, ${(durationMs / 1000).toFixed(1)} s` })
+                }
+              />
+              {clip ? (
+                <div className="grid gap-1 text-xs text-muted-foreground">
+                  <span>Clip: {clip.label}</span>
+                </div>
+              ) : null}
               <Button
                 variant="outline"
                 onClick={() => simulate(true)}
