@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fakeMicrophone } from '../support/chromium.js';
 import { expect, test } from './support.js';
 
 /** One second of a 440 Hz tone, 16 kHz 16-bit mono: what Chromium's fake microphone plays in a loop. */
@@ -30,21 +31,7 @@ function toneWav(): string {
 }
 
 // Chromium's fake microphone, fed a tone, stands in for a person at the browser.
-test.use({
-  launchOptions: {
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--use-fake-ui-for-media-stream',
-      '--use-fake-device-for-media-stream',
-      '--autoplay-policy=no-user-gesture-required',
-      `--use-file-for-fake-audio-capture=${toneWav()}`,
-    ],
-  },
-  permissions: ['microphone'],
-});
+test.use(fakeMicrophone(toneWav()));
 
 test('session simulations: a clip recorded in the browser starts a voice run that keeps it', async ({
   page,
