@@ -36,9 +36,9 @@ export const screens = {
   ),
   terms: screen('Terms', async () => (await import('@/features/public/components/terms-page')).TermsPage),
   checkout: todo('Checkout', 'Choose a plan and confirm the change to your subscription.'),
-  crowdsource: todo(
+  crowdsource: screen(
     'Wake Word Crowdsourcing',
-    'Record samples of a wake word in your browser to help train it.',
+    async () => (await import('@/features/wake-words')).CrowdsourcePage,
   ),
 
   // Signed in
@@ -62,18 +62,15 @@ export const screens = {
   purchaseHistory: todo('Purchase History', 'Past plan changes and their receipts.'),
   flowforge: screen('FlowForge Gallery', async () => (await import('@/features/flows')).GalleryPage),
   flowforgeApiKeys: screen('FlowForge API Keys', async () => (await import('@/features/flows')).ApiKeysPage),
-  wakeWords: todo(
-    'Wake Word Training',
-    'Collect wake-word samples from several recording devices, check their quality and train models for several wake-word engines.',
-  ),
-  wakeWordTraining: todo(
+  wakeWords: screen('Wake Word Training', async () => (await import('@/features/wake-words')).WakeWordsPage),
+  wakeWordTraining: screen(
     'Wake Word Model Training',
-    'Train a wake-word model from the collected samples and generate its configuration files for deployment.',
+    async () => (await import('@/features/wake-words')).TrainingPage,
   ),
-  micTest: todo('Microphone Test', 'Record a short clip and check its noise ratio, clipping and silence.'),
-  micDiagnostic: todo(
+  micTest: screen('Microphone Test', async () => (await import('@/features/wake-words')).MicTestPage),
+  micDiagnostic: screen(
     'Microphone Diagnostics',
-    'Find the recording devices of the hub and of this browser and check each one.',
+    async () => (await import('@/features/wake-words')).MicDiagnosticPage,
   ),
   diagnostics: screen(
     'System Diagnostics',
