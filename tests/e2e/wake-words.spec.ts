@@ -255,3 +255,39 @@ test('microphone test: live level, noise floor and sample rate, a take played ba
   const devices = page.getByRole('list', { name: 'Recording devices' });
   await expect(devices.getByRole('listitem').first()).toBeVisible();
 });
+
+test('a household member records but moderates only their own takes; admins keep the controls', async ({
+  browser,
+  agent,
+  page,
+}) => {
+  const wakeWord = await wakeWordByPhrase(page, 'hey nexus');
+  const memberContext = await browser.newContext({ baseURL: agent.url });
+  const member = await memberContext.newPage();
+  const registered = await member.request.post('/api/auth/register', {
+    data: { name: 'Milo Member', email: `milo-${randomBytes(3).toString('hex')}@example.com`, password },
+  });
+  expect(registered.ok()).toBe(true);
+
+  await member.goto('/wake-words');
+  await expect(member.getByRole('heading', { name: 'Wake Word Training', exact: true })).toBeVisible();
+  await expect(member.getByLabel('Phrase')).toHaveCount(0);
+  await expect(member.getByRole('switch', { name: 'Open to crowdsourcing' })).toHaveCount(0);
+  await expect(member.getByRole('button', { name: 'Delete hey nexus' })).toHaveCount(0);
+  await member.getByRole('button', { name: 'hey nexus', exact: true }).click();
+  await member.getByRole('tab', { name: 'All' }).click();
+  // Alice's take (recorded by the admin's account) is there to listen to, not to judge.
+  const samples = member.getByRole('list', { name: 'Samples' });
+  await expect(rows(samples)).not.toHaveCount(0);
+  await expect(samples.getByRole('button', { name: 'Reject' })).toHaveCount(0);
+  const refused = await member.request.delete(
+    `/api/wake-words/${wakeWord.id}/samples/${(await firstSampleId(page, wakeWord.id))!}`,
+  );
+  expect(refused.status()).toBe(403);
+  await memberContext.close();
+});
+
+async function firstSampleId(page: Page, wakeWordId: number) {
+  const res = await page.request.get(`/api/wake-words/${wakeWordId}/samples`);
+  return wakeWordSampleSchema.array().parse(await res.json())[0]?.id;
+}

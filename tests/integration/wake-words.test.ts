@@ -218,7 +218,14 @@ describe('/api/wake-words', () => {
     expect(accepted.status).toBe(200);
     expect(accepted.json).toMatchObject({ status: 'accepted', reviewedAt: expect.any(String) });
     for (const bad of pending.filter((s: { quality: { verdict: string } }) => s.quality.verdict === 'bad')) {
-      const rejected = await member.request('PATCH', `/api/wake-words/${wakeWordId}/samples/${bad.id}`, {
+      // A member cannot judge someone else's take; the admin can.
+      const refused = await member.request('PATCH', `/api/wake-words/${wakeWordId}/samples/${bad.id}`, {
+        status: 'rejected',
+      });
+      expect(refused.status).toBe(403);
+      expect(refused.json.message).toBe('Only an admin can review a sample someone else recorded');
+      expect((await member.delete(`/api/wake-words/${wakeWordId}/samples/${bad.id}`)).status).toBe(403);
+      const rejected = await owner.request('PATCH', `/api/wake-words/${wakeWordId}/samples/${bad.id}`, {
         status: 'rejected',
       });
       expect(rejected.status).toBe(200);
@@ -241,6 +248,20 @@ describe('/api/wake-words', () => {
     const gone = rejected[0].id;
     expect((await owner.delete(`/api/wake-words/${wakeWordId}/samples/${gone}`)).status).toBe(204);
     expect((await owner.get(`/api/wake-words/${wakeWordId}/samples/${gone}/audio`)).status).toBe(404);
+    expect((await owner.get(`/api/wake-words/${wakeWordId}`)).json.progress.rejected).toBe(2);
+  });
+
+  it('lets a member review and delete the takes they recorded themselves', async () => {
+    const own = await uploadFile(padded, 'device=Phone', member);
+    expect(own.status).toBe(201);
+    const me = (await member.get('/api/auth/user')).json;
+    expect(own.json).toMatchObject({ uploadedBy: me.id, speaker: 'Ben Member' });
+    const id = own.json.id as number;
+    const reviewed = await member.request('PATCH', `/api/wake-words/${wakeWordId}/samples/${id}`, {
+      status: 'rejected',
+    });
+    expect(reviewed.status).toBe(200);
+    expect((await member.delete(`/api/wake-words/${wakeWordId}/samples/${id}`)).status).toBe(204);
     expect((await owner.get(`/api/wake-words/${wakeWordId}`)).json.progress.rejected).toBe(2);
   });
 });

@@ -65,6 +65,8 @@ export const wakeWordSampleSchema = z.object({
   source: sampleSourceSchema,
   device: z.string(),
   speaker: z.string(),
+  /** The account that recorded it in the console; null for satellites and crowdsourced takes. */
+  uploadedBy: z.number().nullable(),
   /** The upload as it came, before it was brought to 16 kHz mono. */
   original: z.object({ sampleRate: z.number(), channels: z.number(), bitsPerSample: z.number() }),
   quality: sampleQualitySchema,

@@ -138,12 +138,12 @@ export function wakeWordsRoutes(
       validate('json', reviewSampleInputSchema),
       (c) => {
         const { id, sampleId } = c.req.valid('param');
-        return c.json(service.review(id, sampleId, c.req.valid('json').status));
+        return c.json(service.review(id, sampleId, c.req.valid('json').status, c.get('user')));
       },
     )
     .delete('/:id/samples/:sampleId', requireUser, validate('param', sampleParam), (c) => {
       const { id, sampleId } = c.req.valid('param');
-      service.removeSample(id, sampleId);
+      service.removeSample(id, sampleId, c.get('user'));
       return c.body(null, 204);
     })
     .get('/:id/export', requireUser, validate('param', idParam), validate('query', exportQuerySchema), (c) =>

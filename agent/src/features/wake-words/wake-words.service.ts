@@ -16,7 +16,8 @@ import {
   type WakeWord,
   type WakeWordSample,
 } from '../../contract/wake-words.js';
-import { HttpError, conflict, notFound } from '../../lib/http-error.js';
+import { HttpError, conflict, forbidden, notFound } from '../../lib/http-error.js';
+import { isAdminRole, type Role } from '../../contract/auth.js';
 import { analyseSample, type AnalysedSample } from './wake-words.quality.js';
 import { datasetZip, engineExport } from './wake-words.export.js';
 import type { WakeWordsRepository } from './wake-words.repository.js';
@@ -194,13 +195,18 @@ export function createWakeWordsService(deps: {
       return toSample(row);
     },
 
-    review(id: number, sampleId: number, status: 'accepted' | 'rejected'): WakeWordSample {
-      requireSample(id, sampleId);
+    review(
+      id: number,
+      sampleId: number,
+      status: 'accepted' | 'rejected',
+      actor: SampleActor,
+    ): WakeWordSample {
+      requireOwnSample(requireSample(id, sampleId), actor, 'review');
       return toSample(repo.setStatus(sampleId, status)!);
     },
 
-    removeSample(id: number, sampleId: number): void {
-      const row = requireSample(id, sampleId);
+    removeSample(id: number, sampleId: number, actor: SampleActor): void {
+      const row = requireOwnSample(requireSample(id, sampleId), actor, 'delete');
       repo.deleteSample(sampleId);
       removeFile(row);
     },
@@ -305,6 +311,19 @@ function groups(counts: { group: string; status: SampleStatus; count: number }[]
   return [...byName.values()].sort((a, b) => b.accepted - a.accepted || a.name.localeCompare(b.name));
 }
 
+/** Who reviews or deletes a sample: admins moderate every sample, members only their own takes. */
+export interface SampleActor {
+  id: number;
+  role: Role;
+}
+
+function requireOwnSample(row: WakeWordSampleRow, actor: SampleActor, verb: string): WakeWordSampleRow {
+  if (!isAdminRole(actor.role) && row.uploadedBy !== actor.id) {
+    throw forbidden(`Only an admin can ${verb} a sample someone else recorded`);
+  }
+  return row;
+}
+
 function toSample(row: WakeWordSampleRow): WakeWordSample {
   return {
     id: row.id,
@@ -313,6 +332,7 @@ function toSample(row: WakeWordSampleRow): WakeWordSample {
     source: row.source,
     device: row.device,
     speaker: row.speaker,
+    uploadedBy: row.uploadedBy,
     original: {
       sampleRate: row.originalSampleRate,
       channels: row.originalChannels,

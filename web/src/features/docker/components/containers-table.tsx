@@ -8,7 +8,7 @@ import { toast } from '@/components/ui/use-toast';
 import { formatBytes } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
 import { statsQueryOptions, useContainerAction, type ContainerAction } from '../api';
-import { ConfirmButton } from './confirm-button';
+import { ConfirmButton } from '@/components/ui/confirm';
 import { StateBadge } from './state-badge';
 
 function StatsCell({ container }: { container: ContainerSummary }) {

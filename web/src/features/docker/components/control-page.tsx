@@ -11,7 +11,7 @@ import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
 import { catalogQueryOptions, probeApp, useRestartContainers } from '../api';
-import { ConfirmButton } from './confirm-button';
+import { ConfirmButton } from '@/components/ui/confirm';
 import { EngineAlert } from './engine-alert';
 import { StateBadge } from './state-badge';
 

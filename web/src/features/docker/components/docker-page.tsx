@@ -22,7 +22,7 @@ import {
   useStackAction,
   type StackAction,
 } from '../api';
-import { ConfirmButton } from './confirm-button';
+import { ConfirmButton } from '@/components/ui/confirm';
 import { ContainersTable } from './containers-table';
 import { EngineAlert, EngineSummary } from './engine-alert';
 import { StateBadge } from './state-badge';

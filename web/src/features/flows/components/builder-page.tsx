@@ -15,6 +15,7 @@ import {
   type Trigger,
 } from '@nexus/agent/contract';
 import { Button } from '@/components/ui/button';
+import { ConfirmButton } from '@/components/ui/confirm';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -348,17 +349,17 @@ function Builder({ flow }: { flow: Flow }) {
               e.target.value = '';
             }}
           />
-          <Button
+          <ConfirmButton
+            destructive
             variant="ghost"
             aria-label="Delete this flow"
-            onClick={() => {
-              if (window.confirm(`Delete “${flow.name}” and its runs?`)) {
-                remove.mutate(flow.id, { onSuccess: () => navigate('/flowforge') });
-              }
-            }}
+            question={`Delete “${flow.name}”?`}
+            description="The flow, its versions and its runs are deleted; its webhook and schedule stop."
+            confirmLabel="Delete"
+            onConfirm={() => remove.mutate(flow.id, { onSuccess: () => navigate('/flowforge') })}
           >
             <Trash2 aria-hidden="true" />
-          </Button>
+          </ConfirmButton>
           <Button onClick={onSave} disabled={save.isPending || !dirty}>
             {save.isPending ? 'Saving…' : 'Save'}
           </Button>

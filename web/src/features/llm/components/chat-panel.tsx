@@ -39,7 +39,7 @@ import {
   type ChatEntry,
 } from '../chat-state';
 import { streamChat } from '../chat-stream';
-import { Confirm } from './confirm';
+import { ConfirmButton } from '@/components/ui/confirm';
 import { Markdown } from './markdown';
 import { EmptyState, LoadError, RowsSkeleton } from './section';
 
@@ -207,7 +207,8 @@ export function ChatPanel({ ollamaOnly = false }: { ollamaOnly?: boolean }) {
                 >
                   {c.title}
                 </button>
-                <Confirm
+                <ConfirmButton
+                  destructive
                   variant="ghost"
                   size="icon"
                   className="size-7 shrink-0 opacity-60 group-hover:opacity-100"
@@ -221,7 +222,7 @@ export function ChatPanel({ ollamaOnly = false }: { ollamaOnly?: boolean }) {
                   }}
                 >
                   <Trash2 aria-hidden="true" className="size-3.5" />
-                </Confirm>
+                </ConfirmButton>
               </li>
             ))}
           </ul>

@@ -25,7 +25,7 @@ import {
   useDeleteModel,
   useStartPull,
 } from '../api';
-import { Confirm } from './confirm';
+import { ConfirmButton } from '@/components/ui/confirm';
 import { EmptyState, LoadError, RowsSkeleton, Section } from './section';
 
 /**
@@ -114,7 +114,8 @@ export function ModelsPanel({ ollamaOnly = false }: { ollamaOnly?: boolean }) {
                             >
                               <Info aria-hidden="true" />
                             </Button>
-                            <Confirm
+                            <ConfirmButton
+                              destructive
                               variant="ghost"
                               size="icon"
                               aria-label={`Delete ${m.name}`}
@@ -137,7 +138,7 @@ export function ModelsPanel({ ollamaOnly = false }: { ollamaOnly?: boolean }) {
                               }
                             >
                               <Trash2 aria-hidden="true" />
-                            </Confirm>
+                            </ConfirmButton>
                           </>
                         ) : null}
                       </TableCell>

@@ -28,7 +28,7 @@ import {
   useDeleteProvider,
   useUpdateProvider,
 } from '../api';
-import { Confirm } from './confirm';
+import { ConfirmButton } from '@/components/ui/confirm';
 import { LoadError, RowsSkeleton, Section } from './section';
 
 export function HealthBadge({ health }: { health: LlmProviderHealthEntry | undefined }) {
@@ -134,7 +134,8 @@ export function ProvidersPanel() {
                     <TableCell className="text-right whitespace-nowrap">
                       {!p.builtIn ? <ApiKeyDialog provider={p} /> : null}
                       {!p.builtIn ? (
-                        <Confirm
+                        <ConfirmButton
+                          destructive
                           variant="ghost"
                           size="icon"
                           aria-label={`Remove ${p.name}`}
@@ -146,7 +147,7 @@ export function ProvidersPanel() {
                           }
                         >
                           <Trash2 aria-hidden="true" />
-                        </Confirm>
+                        </ConfirmButton>
                       ) : null}
                     </TableCell>
                   </TableRow>

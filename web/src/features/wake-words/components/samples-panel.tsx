@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
 import { sampleAudioUrl, samplesQueryOptions, useDeleteSample, useReviewSample } from '../api';
 import { QualityDetails, VerdictBadge } from './quality';
@@ -77,6 +78,9 @@ export function SamplesPanel({ wakeWord }: { wakeWord: WakeWord }) {
 export function SampleRow({ wakeWordId, sample }: { wakeWordId: number; sample: WakeWordSample }) {
   const review = useReviewSample(wakeWordId);
   const remove = useDeleteSample(wakeWordId);
+  const { user, isAdmin } = useAuth();
+  // The agent's rule: admins moderate every sample, members their own takes only.
+  const mayJudge = isAdmin || (user !== null && sample.uploadedBy === user.id);
   const busy = review.isPending || remove.isPending;
   return (
     <div className="space-y-3 rounded-lg border p-3">
@@ -104,33 +108,37 @@ export function SampleRow({ wakeWordId, sample }: { wakeWordId: number; sample: 
           aria-label={`Sample ${sample.id}`}
           className="h-9"
         />
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={busy || sample.status === 'accepted'}
-          onClick={() => review.mutate({ sampleId: sample.id, status: 'accepted' })}
-        >
-          <Check aria-hidden="true" />
-          Accept
-        </Button>
-        <Button
-          size="sm"
-          variant="outline"
-          disabled={busy || sample.status === 'rejected'}
-          onClick={() => review.mutate({ sampleId: sample.id, status: 'rejected' })}
-        >
-          <X aria-hidden="true" />
-          Reject
-        </Button>
-        <Button
-          size="sm"
-          variant="ghost"
-          aria-label={`Delete sample ${sample.id}`}
-          disabled={busy}
-          onClick={() => remove.mutate(sample.id)}
-        >
-          <Trash2 aria-hidden="true" />
-        </Button>
+        {mayJudge && (
+          <>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={busy || sample.status === 'accepted'}
+              onClick={() => review.mutate({ sampleId: sample.id, status: 'accepted' })}
+            >
+              <Check aria-hidden="true" />
+              Accept
+            </Button>
+            <Button
+              size="sm"
+              variant="outline"
+              disabled={busy || sample.status === 'rejected'}
+              onClick={() => review.mutate({ sampleId: sample.id, status: 'rejected' })}
+            >
+              <X aria-hidden="true" />
+              Reject
+            </Button>
+            <Button
+              size="sm"
+              variant="ghost"
+              aria-label={`Delete sample ${sample.id}`}
+              disabled={busy}
+              onClick={() => remove.mutate(sample.id)}
+            >
+              <Trash2 aria-hidden="true" />
+            </Button>
+          </>
+        )}
       </div>
       {(review.error || remove.error) && (
         <p className="text-sm text-destructive">{errorMessage(review.error ?? remove.error)}</p>

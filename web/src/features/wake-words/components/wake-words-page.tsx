@@ -6,12 +6,14 @@ import { Link } from 'wouter';
 import { DEFAULT_TARGET_SAMPLES, type WakeWord } from '@nexus/agent/contract';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { ConfirmButton } from '@/components/ui/confirm';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
+import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
 import { useCreateWakeWord, useDeleteWakeWord, useUpdateWakeWord, wakeWordsQueryOptions } from '../api';
 import { ExportPanel } from './export-panel';
@@ -19,6 +21,7 @@ import { SamplesPanel } from './samples-panel';
 
 /** /wake-words: the wake words, their progress by device and speaker, their samples and exports. */
 export function WakeWordsPage() {
+  const { isAdmin } = useAuth();
   const list = useQuery(wakeWordsQueryOptions());
   const [selectedId, setSelectedId] = useState<number | null>(null);
   const selected = list.data?.find((w) => w.id === selectedId) ?? list.data?.[0];
@@ -36,7 +39,7 @@ export function WakeWordsPage() {
         </p>
       </header>
 
-      <CreateWakeWordForm />
+      {isAdmin ? <CreateWakeWordForm /> : null}
 
       {list.isLoading ? (
         <div role="status" className="space-y-3">
@@ -52,7 +55,9 @@ export function WakeWordsPage() {
       ) : !list.data?.length ? (
         <Card>
           <CardContent className="p-6 text-sm text-muted-foreground">
-            No wake words yet. Type a phrase above, such as “hey nexus”, to start collecting samples.
+            {isAdmin
+              ? 'No wake words yet. Type a phrase above, such as “hey nexus”, to start collecting samples.'
+              : 'No wake words yet. Ask an admin of this hub to add one; then you can record samples of it here.'}
           </CardContent>
         </Card>
       ) : (
@@ -136,6 +141,7 @@ function WakeWordCard({
   selected: boolean;
   onSelect: () => void;
 }) {
+  const { isAdmin } = useAuth();
   const update = useUpdateWakeWord(wakeWord.id);
   const remove = useDeleteWakeWord();
   const { progress } = wakeWord;
@@ -158,18 +164,21 @@ function WakeWordCard({
             {progress.rejected} rejected
           </CardDescription>
         </div>
-        <Button
-          variant="ghost"
-          size="icon"
-          aria-label={`Delete ${wakeWord.phrase}`}
-          disabled={remove.isPending}
-          onClick={() => {
-            if (window.confirm(`Delete “${wakeWord.phrase}” and all its samples?`))
-              remove.mutate(wakeWord.id);
-          }}
-        >
-          <Trash2 aria-hidden="true" />
-        </Button>
+        {isAdmin && (
+          <ConfirmButton
+            destructive
+            variant="ghost"
+            size="icon"
+            aria-label={`Delete ${wakeWord.phrase}`}
+            disabled={remove.isPending}
+            question={`Delete “${wakeWord.phrase}”?`}
+            description="The wake word and all its samples are deleted from the hub. Models already trained from them keep working."
+            confirmLabel="Delete"
+            onConfirm={() => remove.mutate(wakeWord.id)}
+          >
+            <Trash2 aria-hidden="true" />
+          </ConfirmButton>
+        )}
       </CardHeader>
       <CardContent className="space-y-3">
         <Progress
@@ -183,15 +192,17 @@ function WakeWordCard({
               Record samples
             </Link>
           </Button>
-          <div className="flex items-center gap-2">
-            <Switch
-              id={`crowd-${wakeWord.id}`}
-              checked={wakeWord.crowdsourcing}
-              disabled={update.isPending}
-              onCheckedChange={(checked) => update.mutate({ crowdsourcing: checked })}
-            />
-            <Label htmlFor={`crowd-${wakeWord.id}`}>Open to crowdsourcing</Label>
-          </div>
+          {isAdmin && (
+            <div className="flex items-center gap-2">
+              <Switch
+                id={`crowd-${wakeWord.id}`}
+                checked={wakeWord.crowdsourcing}
+                disabled={update.isPending}
+                onCheckedChange={(checked) => update.mutate({ crowdsourcing: checked })}
+              />
+              <Label htmlFor={`crowd-${wakeWord.id}`}>Open to crowdsourcing</Label>
+            </div>
+          )}
           {wakeWord.crowdsourcing && (
             <Link
               href={`/crowdsource/${wakeWord.slug}`}

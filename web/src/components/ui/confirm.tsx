@@ -12,7 +12,7 @@ import {
 } from '@/components/ui/alert-dialog';
 import { Button, type ButtonProps } from '@/components/ui/button';
 
-/** A button that asks first: every container and stack action goes through one of these. */
+/** A button that asks first, for what cannot be undone or interrupts a service (delete, stop, restart). */
 export function ConfirmButton({
   question,
   description,
