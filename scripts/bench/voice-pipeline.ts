@@ -5,7 +5,7 @@
  *   npx tsc -b agent && npx tsx scripts/bench/voice-pipeline.ts        (BENCH_RUNS=60 by default)
  *
  * A flow "VAD → STT → LLM → Home Assistant light.turn_on" is run BENCH_RUNS times, one after another,
- * with a 3.3 s espeak-ng clip of "turn on the kitchen light" (0.8 s of silence before, 1 s after),
+ * with a 3.6 s espeak-ng clip of "turn on the kitchen light" (0.8 s of silence before, 1 s after),
  * posted as audio/wav to POST /api/flows/:id/run?wait=true. The engines are the test simulators on
  * loopback: the Wyoming STT service backed by pocketsphinx, the Ollama API simulator, the Home
  * Assistant simulator. Per run:
