@@ -259,6 +259,22 @@ describe('service calls', () => {
       const res = await user.post(`/api/ha/services/${domain}/${service}`, { entity_id: entity });
       expect(res.status, `${domain}.${service}: ${res.text}`).toBe(200);
     }
+    // Services of an everyday domain that reach beyond it are the admins' too: scene.apply sets
+    // any entity it names (here the lock), scene.create makes such a scene, reload rereads config.
+    for (const [domain, service, data] of [
+      ['scene', 'apply', { entities: { 'lock.front_door': 'unlocked' } }],
+      ['scene', 'create', { scene_id: 'open_up', entities: { 'lock.front_door': 'unlocked' } }],
+      ['script', 'reload', {}],
+      ['light', 'reload', {}],
+    ] as const) {
+      const refused = await user.post(`/api/ha/services/${domain}/${service}`, { service_data: data });
+      expect(refused.status, `${domain}.${service}`).toBe(403);
+      expect(refused.json.message).toContain(`Only administrators may call ${domain}.${service}`);
+    }
+    // A script is also its own service; users may run it that way.
+    expect((await user.post('/api/ha/services/script/good_night', {})).status).toBe(200);
+    expect(sim.serviceCalls.filter((c) => c.domain === 'scene' && c.service !== 'turn_on')).toEqual([]);
+
     const admin = await owner.post('/api/ha/services/lock/unlock', { entity_id: 'lock.front_door' });
     expect(admin.status).toBe(200);
     await waitFor(
@@ -292,7 +308,12 @@ describe('service calls', () => {
     expect(tooHot.json.message).toBe('Provided temperature 40.0 is not valid. Accepted range is 7 to 35.');
     expect(tooHot.json.details).toEqual({ code: 'service_validation_error' });
 
-    const unknown = await user.post('/api/ha/services/light/sparkle', { entity_id: 'light.kitchen_ceiling' });
+    // A user's call of a service outside the list stops at the hub; an admin's reaches HA.
+    const listed = await user.post('/api/ha/services/light/sparkle', { entity_id: 'light.kitchen_ceiling' });
+    expect(listed.status).toBe(403);
+    const unknown = await owner.post('/api/ha/services/light/sparkle', {
+      entity_id: 'light.kitchen_ceiling',
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.json.message).toBe('Service light.sparkle not found.');
   });
@@ -342,7 +363,7 @@ describe('logbook and history', () => {
 
 describe('connection test', () => {
   it('runs every step against the stored connection, each timed', async () => {
-    const res = await user.post('/api/ha/connection-test', {});
+    const res = await owner.post('/api/ha/connection-test', {});
     expect(res.status, res.text).toBe(200);
     expect(res.json.ok).toBe(true);
     expect(res.json.steps.map((s: any) => [s.id, s.status])).toEqual([
@@ -360,8 +381,16 @@ describe('connection test', () => {
     expect(res.json.haVersion).toBe(sim.haVersion);
   });
 
-  it('explains a rejected token and a closed port; only admins may test other settings', async () => {
+  it('explains a rejected token and a closed port; only admins run it, and a new address needs the token', async () => {
+    // The steps name HA's host, addresses and port: members get a 403, not the network's layout.
+    expect((await user.post('/api/ha/connection-test', {})).status).toBe(403);
     expect((await user.post('/api/ha/connection-test', { token: 'x'.repeat(20) })).status).toBe(403);
+    // The stored token is not sent to another server on an admin's say-so alone.
+    const elsewhere = await owner.post('/api/ha/connection-test', { url: 'http://127.0.0.1:9' });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.json.message).toContain(
+      'the stored token is only sent to the Home Assistant it was saved for',
+    );
 
     const badToken = await owner.post('/api/ha/connection-test', { token: 'not-the-token-at-all' });
     expect(badToken.json.ok).toBe(false);
@@ -397,6 +426,16 @@ describe('faults', () => {
     const call = await user.post('/api/ha/services/light/turn_off', { entity_id: 'light.kitchen_ceiling' });
     expect(call.status).toBe(503);
     expect(call.json.message).toMatch(/Home Assistant is not reachable/);
+    // What every signed-in user sees of the connection never says where Home Assistant is.
+    const where = new URL(sim.url);
+    for (const seen of [
+      call.json.message,
+      (await user.get('/api/ha/status')).text,
+      (await health()).message,
+    ]) {
+      expect(seen ?? '').not.toContain(where.host);
+      expect(seen ?? '').not.toContain(`:${where.port}`);
+    }
     const list = await user.get('/api/ha/entities');
     expect(list.status).toBe(503);
 
@@ -474,9 +513,13 @@ describe('faults', () => {
     expect(sim.authFailures - failuresBefore).toBe(1);
   });
 
-  it('keeps the stored token when only the address is saved', async () => {
+  it('keeps the stored token when only the address is saved on the same origin, and asks for it for another', async () => {
     const res = await owner.put('/api/settings/home-assistant', { url: `${sim.url}/` });
     expect(res.json).toMatchObject({ state: 'connected', url: sim.url });
+    const moved = await owner.put('/api/settings/home-assistant', { url: 'http://127.0.0.1:9' });
+    expect(moved.status).toBe(400);
+    expect(moved.json.message).toContain('a new address needs the token again');
+    expect((await owner.get('/api/settings/home-assistant')).json).toMatchObject({ url: sim.url });
   });
 });
 

@@ -194,6 +194,17 @@ describe('providers (admin)', () => {
     }
     expect(agent.logs.join('\n')).not.toContain(CLOUD_KEY);
 
+    // The saved key follows no address change: another origin needs the key entered again.
+    const moved = await owner.request('PATCH', `/api/llm/providers/${cloudId}`, {
+      baseUrl: 'http://127.0.0.1:9/v1',
+    });
+    expect(moved.status).toBe(400);
+    expect(moved.json.message).toContain('Enter the API key again for the new address');
+    const samePlace = await owner.request('PATCH', `/api/llm/providers/${cloudId}`, {
+      baseUrl: `${cloud.baseUrl}/`,
+    });
+    expect(samePlace.status, samePlace.text).toBe(200);
+
     expect(
       (await owner.post('/api/llm/providers', { kind: 'openai', name: 'cloud', baseUrl: cloud.baseUrl }))
         .status,

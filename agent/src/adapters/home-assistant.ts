@@ -182,10 +182,32 @@ function atLeastVersion(version: string, year: number, month: number): boolean {
   return y > year || (y === year && m >= month);
 }
 
+/** Socket and TLS error codes in words. */
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ECONNRESET: 'connection reset',
+  ETIMEDOUT: 'timed out',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name not found',
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'TLS certificate not trusted (self-signed)',
+  SELF_SIGNED_CERT_IN_CHAIN: 'TLS certificate not trusted (self-signed)',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'TLS certificate not trusted',
+  CERT_HAS_EXPIRED: 'TLS certificate expired',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'TLS certificate is for another host name',
+};
+
+/**
+ * Why a connection failed, without the address: these messages become the connection's state,
+ * which every signed-in user sees, and only admins see where Home Assistant is (spec: the browser
+ * never holds its address). Node's own messages ("connect ECONNREFUSED 10.0.0.5:8123") name it.
+ */
 function describeSocketError(error: unknown): string {
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const message = error instanceof Error ? error.message : String(error);
-  return code && !message.includes(code) ? `${code}: ${message}` : message;
+  if (code) return NETWORK_ERRORS[code] ?? code;
+  const status = /Unexpected server response: (\d+)/.exec(error instanceof Error ? error.message : '');
+  return status ? `the server answered HTTP ${status[1]} instead of a WebSocket` : 'connection failed';
 }
 
 interface SocketOutcome {
@@ -289,7 +311,7 @@ function fromLibraryError(error: unknown, what: string): HomeAssistantError {
       return new HomeAssistantError('rejected', inner.message, code, rejectionStatus(code));
     }
   }
-  return new HomeAssistantError('unreachable', `Home Assistant failed during ${what}: ${String(error)}`);
+  return new HomeAssistantError('unreachable', `Home Assistant failed during ${what}`);
 }
 
 /** HA's own error codes, mapped to what they mean for the caller of the agent's API. */
@@ -470,7 +492,7 @@ export function createHomeAssistantAdapter(opts: HomeAssistantAdapterOptions = {
         if (error === ERR_INVALID_AUTH) throw new HomeAssistantError('auth_invalid', TOKEN_REJECTED_MESSAGE);
         throw new HomeAssistantError(
           'unreachable',
-          `Home Assistant is not reachable at ${target.url}${outcome.lastFailure ? ` (${outcome.lastFailure})` : ''}`,
+          `Home Assistant is not reachable${outcome.lastFailure ? ` (${outcome.lastFailure})` : ''}`,
         );
       }
     },

@@ -6,16 +6,66 @@ import { haHealthSchema } from './status.js';
  * live topic, never to Home Assistant itself, so it never holds HA's address or token.
  */
 
-/** Users may control these domains; every other domain is for admins only. */
-export const USER_SERVICE_DOMAINS = [
-  'light',
-  'switch',
-  'cover',
-  'climate',
-  'media_player',
-  'scene',
-  'script',
-] as const;
+/**
+ * What users may call in each domain they control; admins call any service of any domain. Services
+ * are listed, not whole domains, because some services of an everyday domain reach beyond it:
+ * `scene.apply` and `scene.create` set the state of any entity they name (a lock, an alarm), and
+ * `reload` rereads configuration. Named from Home Assistant's service descriptions of each domain.
+ */
+export const USER_SERVICES = {
+  light: ['turn_on', 'turn_off', 'toggle'],
+  switch: ['turn_on', 'turn_off', 'toggle'],
+  cover: [
+    'open_cover',
+    'close_cover',
+    'stop_cover',
+    'toggle',
+    'set_cover_position',
+    'open_cover_tilt',
+    'close_cover_tilt',
+    'stop_cover_tilt',
+    'toggle_cover_tilt',
+    'set_cover_tilt_position',
+  ],
+  climate: [
+    'turn_on',
+    'turn_off',
+    'toggle',
+    'set_temperature',
+    'set_hvac_mode',
+    'set_preset_mode',
+    'set_fan_mode',
+    'set_humidity',
+    'set_swing_mode',
+  ],
+  media_player: [
+    'turn_on',
+    'turn_off',
+    'toggle',
+    'media_play',
+    'media_pause',
+    'media_play_pause',
+    'media_stop',
+    'media_next_track',
+    'media_previous_track',
+    'media_seek',
+    'volume_up',
+    'volume_down',
+    'volume_set',
+    'volume_mute',
+    'select_source',
+    'select_sound_mode',
+    'shuffle_set',
+    'repeat_set',
+    'play_media',
+  ],
+  scene: ['turn_on'],
+  // Each script is also a service of its own name (script.good_night); only reload is withheld.
+  script: ['turn_on', 'turn_off', 'toggle'],
+} as const satisfies Record<string, readonly string[]>;
+
+/** Users may control these domains (the services above); every other domain is for admins only. */
+export const USER_SERVICE_DOMAINS = Object.keys(USER_SERVICES) as (keyof typeof USER_SERVICES)[];
 
 /** The live topic with entity changes and the connection's state. */
 export const HA_ENTITIES_TOPIC = 'ha.entities';

@@ -2,6 +2,7 @@ import { z, type ZodType } from 'zod';
 import type { HaTarget } from '../../adapters/home-assistant.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { sameOrigin } from '../../lib/origin.js';
 
 export const HA_SETTINGS_KEY = 'home-assistant.connection';
 
@@ -83,7 +84,10 @@ export function createHaConfigStore(deps: {
       };
     },
 
-    /** Saves the URL and, when given, a new token; without one the stored token is kept. */
+    /**
+     * Saves the URL and, when given, a new token; without one the stored token is kept, but only
+     * while the address stays on the same origin (sameOrigin).
+     */
     save(
       input: { url: string; token?: string },
       source: Stored['source'] = 'settings',
@@ -91,7 +95,8 @@ export function createHaConfigStore(deps: {
       const stored = read();
       let tokenSealed: string;
       if (input.token !== undefined) tokenSealed = deps.secrets.seal(input.token);
-      else if (stored && !undecryptable) tokenSealed = stored.tokenSealed;
+      else if (stored && !undecryptable && sameOrigin(stored.url, input.url))
+        tokenSealed = stored.tokenSealed;
       else return 'token_required';
       deps.settings.set(HA_SETTINGS_KEY, {
         url: input.url,

@@ -15,32 +15,36 @@ import type { HomeAssistantService } from './home-assistant.service.js';
 
 /** Mounted at /api/ha: Home Assistant through the hub. */
 export function homeAssistantRoutes(service: HomeAssistantService) {
-  return new Hono<AppEnv>()
-    .get('/status', requireUser, (c) => c.json(service.status()))
-    .get('/activity', requireUser, (c) => c.json(service.activity()))
-    .get('/entities', requireUser, (c) => c.json(service.listEntities()))
-    .get('/entities/:id', requireUser, validate('param', haEntityParamSchema), (c) =>
-      c.json(service.getEntity(c.req.valid('param').id)),
-    )
-    .post(
-      '/services/:domain/:service',
-      requireUser,
-      validate('param', haServiceParamSchema),
-      validate('json', haServiceCallInputSchema),
-      async (c) => {
-        const { domain, service: name } = c.req.valid('param');
-        return c.json(await service.callService(c.get('user').role, domain, name, c.req.valid('json')));
-      },
-    )
-    .get('/logbook', requireUser, validate('query', haLogbookQuerySchema), async (c) =>
-      c.json(await service.logbook(c.req.valid('query'))),
-    )
-    .get('/history', requireUser, validate('query', haHistoryQuerySchema), async (c) =>
-      c.json(await service.history(c.req.valid('query'))),
-    )
-    .post('/connection-test', requireUser, validate('json', haConnectionTestInputSchema), async (c) =>
-      c.json(await service.connectionTest(c.get('user').role, c.req.valid('json'))),
-    );
+  return (
+    new Hono<AppEnv>()
+      .get('/status', requireUser, (c) => c.json(service.status()))
+      .get('/activity', requireUser, (c) => c.json(service.activity()))
+      .get('/entities', requireUser, (c) => c.json(service.listEntities()))
+      .get('/entities/:id', requireUser, validate('param', haEntityParamSchema), (c) =>
+        c.json(service.getEntity(c.req.valid('param').id)),
+      )
+      .post(
+        '/services/:domain/:service',
+        requireUser,
+        validate('param', haServiceParamSchema),
+        validate('json', haServiceCallInputSchema),
+        async (c) => {
+          const { domain, service: name } = c.req.valid('param');
+          return c.json(await service.callService(c.get('user').role, domain, name, c.req.valid('json')));
+        },
+      )
+      .get('/logbook', requireUser, validate('query', haLogbookQuerySchema), async (c) =>
+        c.json(await service.logbook(c.req.valid('query'))),
+      )
+      .get('/history', requireUser, validate('query', haHistoryQuerySchema), async (c) =>
+        c.json(await service.history(c.req.valid('query'))),
+      )
+      // Admins only: the steps name Home Assistant's host, addresses and port, which the browsers of
+      // other users never see.
+      .post('/connection-test', requireAdmin, validate('json', haConnectionTestInputSchema), async (c) =>
+        c.json(await service.connectionTest(c.req.valid('json'))),
+      )
+  );
 }
 
 /** Mounted at /api/settings/home-assistant: the connection's URL and token, for admins. */

@@ -6,6 +6,7 @@ import { probeHomeAssistant } from '../../adapters/home-assistant-probe.js';
 import {
   HA_MAX_RANGE_DAYS,
   USER_SERVICE_DOMAINS,
+  USER_SERVICES,
   type HaConnectionTestResult,
   type HaEntity,
   type HaEntityList,
@@ -19,6 +20,7 @@ import type { Role } from '../../contract/auth.js';
 import { HttpError, badRequest, forbidden, notFound } from '../../lib/http-error.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { sameOrigin } from '../../lib/origin.js';
 import { createHaConfigStore, type HaConfigStore, type SettingsStore } from './ha-config.js';
 import { createHaConnection, type HaConnection, type LiveChannel } from './ha-connection.js';
 
@@ -29,6 +31,15 @@ const userDomains: readonly string[] = USER_SERVICE_DOMAINS;
 /** Whether a role may call services of a domain: users control the everyday domains, admins all. */
 export function mayCallDomain(role: Role, domain: string): boolean {
   return isAdmin(role) || userDomains.includes(domain);
+}
+
+/** Whether a role may call one service: users only the everyday services of their domains. */
+export function mayCallService(role: Role, domain: string, service: string): boolean {
+  if (isAdmin(role)) return true;
+  const allowed: readonly string[] | undefined = (USER_SERVICES as Record<string, readonly string[]>)[domain];
+  if (!allowed) return false;
+  // A script runs through its own service as well (script.<object_id>).
+  return allowed.includes(service) || (domain === 'script' && service !== 'reload');
 }
 
 function resolveRange(query: { start?: string; end?: string }, now: number): { start: Date; end: Date } {
@@ -97,7 +108,9 @@ export function createHomeAssistantService(deps: {
 
     async saveSettings(input: { url: string; token?: string }): Promise<HaSettings> {
       if (config.save(input) === 'token_required') {
-        throw badRequest('Enter the long-lived access token from your Home Assistant profile');
+        throw badRequest(
+          'Enter the long-lived access token from your Home Assistant profile (a new address needs the token again)',
+        );
       }
       await connection.restart();
       return settingsView();
@@ -130,6 +143,11 @@ export function createHomeAssistantService(deps: {
       if (!mayCallDomain(role, domain)) {
         throw forbidden(
           `Only administrators may call ${domain} services; you may control ${USER_SERVICE_DOMAINS.join(', ')}`,
+        );
+      }
+      if (!mayCallService(role, domain, service)) {
+        throw forbidden(
+          `Only administrators may call ${domain}.${service}; you may call ${USER_SERVICES[domain as keyof typeof USER_SERVICES].join(', ')}`,
         );
       }
       const entityIds = input.entity_id === undefined ? [] : [input.entity_id].flat();
@@ -204,15 +222,19 @@ export function createHomeAssistantService(deps: {
     activity: () => connection.activity(),
 
     /** Tests the stored connection, or (admins only) a URL and token that are not saved yet. */
-    async connectionTest(
-      role: Role,
-      input: { url?: string; token?: string },
-    ): Promise<HaConnectionTestResult> {
-      if ((input.url !== undefined || input.token !== undefined) && !isAdmin(role)) {
-        throw forbidden('Only administrators may test another address or token');
-      }
+    async connectionTest(input: { url?: string; token?: string }): Promise<HaConnectionTestResult> {
       const stored = config.load();
       const url = input.url ?? stored?.url;
+      if (
+        input.url !== undefined &&
+        input.token === undefined &&
+        stored &&
+        !sameOrigin(stored.url, input.url)
+      ) {
+        throw badRequest(
+          'Enter the token to test another address: the stored token is only sent to the Home Assistant it was saved for',
+        );
+      }
       const token = input.token ?? stored?.token;
       if (!url || !token) {
         throw badRequest(

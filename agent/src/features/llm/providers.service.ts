@@ -10,6 +10,7 @@ import {
 import { HttpError, conflict, notFound } from '../../lib/http-error.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { sameOrigin } from '../../lib/origin.js';
 import type { LlmRepository } from './llm.repository.js';
 import type { LlmProviderRow } from './llm.table.js';
 import { createProviderClient, type ProviderClient, type ProviderModel } from './provider-client.js';
@@ -230,6 +231,17 @@ export function createProvidersService(deps: {
         throw new HttpError(
           400,
           `The hub's own Ollama keeps its name, and its address comes from OLLAMA_URL (${deps.ollamaUrl})`,
+        );
+      }
+      if (
+        input.baseUrl !== undefined &&
+        input.apiKey === undefined &&
+        row.apiKeySealed !== null &&
+        !sameOrigin(baseUrlOf(row), input.baseUrl)
+      ) {
+        throw new HttpError(
+          400,
+          'Enter the API key again for the new address: a saved key is only sent to the address it was saved for',
         );
       }
       if (input.name !== undefined && input.name !== row.name && deps.repo.providerByName(input.name)) {

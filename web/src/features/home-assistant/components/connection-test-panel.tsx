@@ -4,6 +4,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
 import { useConnectionTest } from '../api';
@@ -107,6 +108,22 @@ export function ConnectionTestCard({
   description?: string;
 }) {
   const test = useConnectionTest();
+  const { isAdmin } = useAuth();
+  if (!isAdmin) {
+    return (
+      <Card>
+        <CardHeader>
+          <CardTitle>
+            <h2>{title}</h2>
+          </CardTitle>
+          <CardDescription>
+            Only an admin of this hub can run the connection test: its steps show where Home Assistant is on
+            your network.
+          </CardDescription>
+        </CardHeader>
+      </Card>
+    );
+  }
   return (
     <Card>
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
