@@ -282,6 +282,7 @@ function apiRoutes(
     log: deps.log,
     dataDir: deps.env.dataDir,
     now: deps.now,
+    authenticateSatellite: (id, token) => satellites.authenticate(id, token),
     ports: {
       llm: chatAsLlmPort(llm.chat),
       homeAssistant: {

@@ -236,3 +236,68 @@ describe('voice run', () => {
     expect(wav.length).toBeGreaterThan(44 + 22050);
   });
 });
+
+describe('voice from a satellite', () => {
+  /** A satellite posts what it heard with its device token, as firmware would. */
+  const fromSatellite = (
+    flowId: number,
+    satelliteId: number,
+    token: string,
+    body: Buffer,
+    type = 'audio/wav',
+  ) =>
+    fetch(`${agent.url}/api/flows/${flowId}/run?wait=true&satellite=${satelliteId}`, {
+      method: 'POST',
+      headers: { 'content-type': type, authorization: `Bearer ${token}` },
+      body: new Uint8Array(body),
+    });
+
+  it('runs an active voice flow that lists the satellite, as its owner, naming the satellite', async () => {
+    const added = await owner.post('/api/devices/satellite', { name: 'Kitchen satellite' });
+    expect(added.status, added.text).toBe(201);
+    const { satellite, token } = added.json as { satellite: { id: number }; token: string };
+    const other = (await owner.post('/api/devices/satellite', { name: 'Garage satellite' })).json as {
+      satellite: { id: number };
+      token: string;
+    };
+    const flow = await createFlow({
+      ...voiceFlow,
+      name: 'Kitchen satellite commands',
+      trigger: { type: 'voice', satellites: [satellite.id] },
+    });
+    const fetched = (await owner.get(`/api/flows/${flow.id}`)).json;
+    expect(fetched.trigger).toEqual({ type: 'voice', satellites: [satellite.id] });
+
+    // Still a draft: not yet.
+    expect((await fromSatellite(flow.id, satellite.id, token, padded)).status).toBe(409);
+    expect((await owner.put(`/api/flows/${flow.id}/status`, { status: 'active' })).status).toBe(200);
+
+    const callsBefore = ha.serviceCalls.length;
+    const res = await fromSatellite(flow.id, satellite.id, token, padded);
+    const body: unknown = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    const result = flowRunSchema.parse(body);
+    expect(result).toMatchObject({ trigger: 'voice', status: 'succeeded', hasClip: true });
+    expect(result.transcript).toBe('turn on the kitchen light');
+    expect(result.input).toMatchObject({ satellite: { id: satellite.id, name: 'Kitchen satellite' } });
+    expect(ha.serviceCalls.length).toBe(callsBefore + 1);
+
+    // A wrong token, a satellite the flow does not list, a body that is not a clip.
+    expect((await fromSatellite(flow.id, satellite.id, `${token}x`, padded)).status).toBe(401);
+    expect((await fromSatellite(flow.id, other.satellite.id, token, padded)).status).toBe(401);
+    const unlisted = await fromSatellite(flow.id, other.satellite.id, other.token, padded);
+    expect(unlisted.status).toBe(403);
+    expect(((await unlisted.json()) as { message: string }).message).toBe(
+      `Satellite Garage satellite may not start flow ${flow.id}`,
+    );
+    const json = await fromSatellite(
+      flow.id,
+      satellite.id,
+      token,
+      Buffer.from('{"input":{}}'),
+      'application/json',
+    );
+    expect(json.status).toBe(415);
+    expect(ha.serviceCalls.length).toBe(callsBefore + 1);
+  });
+});

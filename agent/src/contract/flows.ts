@@ -212,7 +212,14 @@ export const triggerSchema = z.discriminatedUnion('type', [
     timezone: z.string().trim().min(1).max(64).default('UTC'),
   }),
   z.object({ type: z.literal('api') }),
-  z.object({ type: z.literal('voice') }),
+  z.object({
+    type: z.literal('voice'),
+    /**
+     * Satellites that may start this flow with their own device token
+     * (POST /api/flows/:id/run?satellite=<id>, audio/wav); the console and API keys always may.
+     */
+    satellites: z.array(z.number().int().positive()).max(50).default([]),
+  }),
 ]);
 export type Trigger = z.infer<typeof triggerSchema>;
 
@@ -383,6 +390,8 @@ export const runFlowInputSchema = z.object({
 export const runQuerySchema = z.object({
   /** Answer when the run has finished instead of at once. */
   wait: z.enum(['true', 'false']).optional(),
+  /** A satellite's id: the run is started by that satellite, with its device token as the bearer. */
+  satellite: z.coerce.number().int().positive().optional(),
 });
 export const runStartedSchema = z.object({ runId: z.number().int(), status: runStatusSchema });
 

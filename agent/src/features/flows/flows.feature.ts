@@ -4,7 +4,7 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import type { LivePublisher } from '../../live/hub.js';
 import type { FlowPorts } from './flows.ports.js';
 import { createFlowsRepository } from './flows.repository.js';
-import { flowsRoutes, hooksRoutes } from './flows.routes.js';
+import { flowsRoutes, hooksRoutes, type SatelliteAuthenticator } from './flows.routes.js';
 import { createFlowsService } from './flows.service.js';
 
 /**
@@ -19,6 +19,8 @@ export function createFlowsFeature(deps: {
   log: Logger;
   dataDir: string;
   ports: FlowPorts;
+  /** Lets satellites start voice flows with their device token. */
+  authenticateSatellite?: SatelliteAuthenticator;
   now?: () => number;
 }) {
   const service = createFlowsService({
@@ -31,5 +33,9 @@ export function createFlowsFeature(deps: {
     now: deps.now,
   });
   service.startScheduler();
-  return { service, routes: flowsRoutes(service), hooks: hooksRoutes(service) };
+  return {
+    service,
+    routes: flowsRoutes(service, { authenticateSatellite: deps.authenticateSatellite }),
+    hooks: hooksRoutes(service),
+  };
 }

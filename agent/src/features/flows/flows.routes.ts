@@ -93,13 +93,19 @@ async function hookBody(c: Context): Promise<unknown> {
 }
 
 /** `/api/flows`: flows, versions, runs and API keys of the signed-in person (admins see all flows). */
-export function flowsRoutes(service: FlowsService) {
+/** Resolves a satellite's id and device token to the satellite; throws 401 when they do not match. */
+export type SatelliteAuthenticator = (id: number, token: string | undefined) => { id: number; name: string };
+
+export function flowsRoutes(
+  service: FlowsService,
+  opts: { authenticateSatellite?: SatelliteAuthenticator } = {},
+) {
   const runAuth = checksCredential(
     createMiddleware<AppEnv>(async (c, next) => {
       if (bearerToken(c.req.header('authorization')) === undefined && !c.get('user')) throw unauthorized();
       await next();
     }),
-    'Session or FlowForge API key',
+    'Session, FlowForge API key or satellite token',
   );
 
   return new Hono<AppEnv>()
@@ -203,7 +209,14 @@ export function flowsRoutes(service: FlowsService) {
         const flowId = c.req.valid('param').id;
         const waited = waits(c.req.valid('query'));
         const key = bearerToken(c.req.header('authorization'));
+        const satelliteId = c.req.valid('query').satellite;
         // The credential is checked before the body is read, so a stranger learns nothing from its validation.
+        if (satelliteId !== undefined) {
+          if (!opts.authenticateSatellite) throw unauthorized('Satellites cannot start flows on this hub');
+          const satellite = opts.authenticateSatellite(satelliteId, key);
+          const { audio } = await runBody(c);
+          return answerRun(c, await service.runFromSatellite(satellite, flowId, audio, waited), waited);
+        }
         if (key !== undefined) {
           const { input, audio } = await runBody(c);
           return answerRun(c, await service.runWithApiKey(key, flowId, input, audio, waited), waited);

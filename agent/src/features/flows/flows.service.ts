@@ -20,6 +20,7 @@ import {
   type RunTrigger,
   type Stage,
   type StageRun,
+  triggerSchema,
   type Trigger,
 } from '../../contract/flows.js';
 import {
@@ -189,7 +190,8 @@ export function createFlowsService(deps: {
 
   // ---- views ----
 
-  const parseTrigger = (text: string) => JSON.parse(text) as Trigger;
+  // Through the schema, so triggers stored before a field was added get its default.
+  const parseTrigger = (text: string): Trigger => triggerSchema.parse(JSON.parse(text));
   const parseStages = (text: string) => JSON.parse(text) as StoredStage[];
 
   function webhookSecret(flow: FlowWithOwner): string {
@@ -702,6 +704,31 @@ export function createFlowsService(deps: {
         wait,
         audio,
       });
+    },
+
+    /**
+     * A satellite sends what it heard after its wake word: an active voice flow that lists the
+     * satellite runs on it, as its owner. The trigger input names the satellite for the stages.
+     */
+    async runFromSatellite(
+      satellite: { id: number; name: string },
+      id: number,
+      audio: Buffer | null,
+      wait: boolean,
+    ): Promise<FlowRun> {
+      const flow = repo.get(id);
+      const trigger = flow ? parseTrigger(flow.trigger) : null;
+      if (!flow || trigger?.type !== 'voice' || !trigger.satellites.includes(satellite.id)) {
+        // One answer for "no such flow" and "not yours to start", as for API keys out of scope.
+        throw forbidden(`Satellite ${satellite.name} may not start flow ${id}`);
+      }
+      if (flow.status !== 'active') throw conflict('This flow is not active');
+      if (!audio) throw new HttpError(415, 'A satellite sends what it heard as a WAV clip (audio/wav)');
+      checkAudio(audio);
+      const waitS = apiKeyLimiter.take(`satellite:${satellite.id}`);
+      if (waitS > 0) throw tooManyRequests('Too many runs from this satellite', waitS);
+      const input = { audio: { bytes: audio.length, format: 'wav' }, satellite };
+      return startRun(flow, 'voice', input, { wait, audio });
     },
 
     runs(actor: Actor, flowId: number): FlowRun[] {

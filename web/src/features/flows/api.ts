@@ -7,6 +7,7 @@ import {
   flowSchema,
   flowSummarySchema,
   haEntityListSchema,
+  satelliteListSchema,
   flowVersionSchema,
   schedulePreviewSchema,
   type CreateApiKeyInput,
@@ -67,6 +68,13 @@ export const runQueryOptions = (runId: number) =>
     queryFn: async () => flowRunSchema.parse(await apiJson<unknown>('GET', `${FLOWS_API}/runs/${runId}`)),
     refetchInterval: (query) => (query.state.data?.status === 'running' ? 1000 : false),
     enabled: runId > 0,
+  });
+
+/** The hub's satellites, which a voice flow may let start it (the same key and data as the dashboard). */
+export const satellitesQueryOptions = () =>
+  queryOptions({
+    queryKey: ['/api/devices/satellite'] as const,
+    queryFn: async () => satelliteListSchema.parse(await apiJson<unknown>('GET', '/api/devices/satellite')),
   });
 
 /** Home Assistant's entities, to suggest ids in a service-call stage (the same key and data as the HA screens). */

@@ -27,6 +27,7 @@ import {
   exportFlow,
   flowQueryOptions,
   flowsQueryOptions,
+  satellitesQueryOptions,
   schedulePreviewQueryOptions,
   useDeleteFlow,
   useImportFlow,
@@ -399,7 +400,12 @@ function Builder({ flow }: { flow: Flow }) {
                     const type = e.target.value as Trigger['type'];
                     setDraft({
                       ...draft,
-                      trigger: type === 'schedule' ? { type, cron: '0 7 * * *', timezone: 'UTC' } : { type },
+                      trigger:
+                        type === 'schedule'
+                          ? { type, cron: '0 7 * * *', timezone: 'UTC' }
+                          : type === 'voice'
+                            ? { type, satellites: [] }
+                            : { type },
                     });
                   }}
                 >
@@ -683,10 +689,54 @@ function TriggerDetails({
       </div>
     );
   }
+  if (trigger.type === 'voice')
+    return <VoiceTriggerDetails flow={flow} trigger={trigger} onChange={onChange} />;
+  return null;
+}
+
+/** Which satellites may send what they hear to this flow, and how a clip reaches it. */
+function VoiceTriggerDetails({
+  flow,
+  trigger,
+  onChange,
+}: {
+  flow: Flow;
+  trigger: Extract<Trigger, { type: 'voice' }>;
+  onChange: (trigger: Trigger) => void;
+}) {
+  const satellites = useQuery(satellitesQueryOptions());
+  const chosen = trigger.satellites ?? [];
+  const toggle = (id: number, on: boolean) =>
+    onChange({ ...trigger, satellites: on ? [...chosen, id] : chosen.filter((s) => s !== id) });
   return (
-    <p className="text-sm text-muted-foreground md:col-span-2">
-      Send a WAV clip (Content-Type: audio/wav) to /api/flows/{flow.id}/run, from a satellite or the Session
-      Simulations screen; the voice activity detection and speech-to-text stages take it from there.
-    </p>
+    <div className="grid gap-2 text-sm md:col-span-2">
+      <p className="text-muted-foreground">
+        A WAV clip (Content-Type: audio/wav) sent to /api/flows/{flow.id}/run starts the flow: from the
+        Session Simulations screen, with an API key, or from a satellite below with its device token
+        (…/run?satellite=&lt;id&gt;). The voice activity detection and speech-to-text stages take it from
+        there; the satellite is {'{{trigger.satellite.name}}'}.
+      </p>
+      <fieldset className="grid gap-1.5">
+        <legend className="mb-1 font-medium">Satellites that may start this flow</legend>
+        {satellites.isLoading ? (
+          <Skeleton className="h-6 w-48" />
+        ) : !satellites.data?.length ? (
+          <span className="text-muted-foreground">
+            No satellites on this hub yet. Once one is added, choose it here.
+          </span>
+        ) : (
+          satellites.data.map((satellite) => (
+            <label key={satellite.id} className="flex items-center gap-2">
+              <input
+                type="checkbox"
+                checked={chosen.includes(satellite.id)}
+                onChange={(e) => toggle(satellite.id, e.target.checked)}
+              />
+              {satellite.name} <span className="text-xs text-muted-foreground">(id {satellite.id})</span>
+            </label>
+          ))
+        )}
+      </fieldset>
+    </div>
   );
 }
