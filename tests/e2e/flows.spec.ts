@@ -131,3 +131,49 @@ test('session simulations and /pipeline-builder open FlowForge screens', async (
   await page.goto('/pipeline-builder');
   await expect(page.getByRole('heading', { name: 'Pipeline Builder' })).toBeVisible();
 });
+
+test('builder: a secret typed once is kept without being shown; a voice flow lets a chosen satellite start it', async ({
+  page,
+}) => {
+  const added = await page.request.post('/api/devices/satellite', { data: { name: 'Kitchen satellite' } });
+  expect(added.status()).toBe(201);
+  const satelliteId = ((await added.json()) as { satellite: { id: number } }).satellite.id;
+  const created = await page.request.post('/api/flows', {
+    data: {
+      name: 'Kitchen voice',
+      trigger: { type: 'voice' },
+      stages: [{ id: 'vad', name: 'Trim silence', kind: 'vad', config: {} }],
+    },
+  });
+  expect(created.status()).toBe(201);
+  const flowId = ((await created.json()) as { id: number }).id;
+
+  await page.goto(`/advanced-pipeline?flow=${flowId}`);
+  await expect(page.getByRole('heading', { name: 'Kitchen voice' })).toBeVisible();
+  await expect(page.getByText('No secrets. Add one when a stage needs a token.')).toBeVisible();
+  await page.getByRole('button', { name: 'Add a secret' }).click();
+  const secrets = page.getByRole('list', { name: 'Secrets' });
+  await secrets.getByLabel('Name').fill('SERVICE_TOKEN');
+  await secrets.getByLabel('Value').fill('tok');
+  await expect(secrets.getByText('A secret has at least 4 characters')).toBeVisible();
+  await secrets.getByLabel('Value').fill('tok-12345678');
+  await page.getByRole('checkbox', { name: /Kitchen satellite/ }).check();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('Version 2 ·')).toBeVisible();
+  await axeClean(page);
+
+  await page.reload();
+  await expect(page.getByRole('list', { name: 'Secrets' }).getByLabel('Value')).toHaveAttribute(
+    'placeholder',
+    'Stored — type to replace',
+  );
+  await expect(page.getByRole('list', { name: 'Secrets' }).getByLabel('Value')).toHaveValue('');
+  await expect(page.getByRole('checkbox', { name: /Kitchen satellite/ })).toBeChecked();
+  const flow = (await (await page.request.get(`/api/flows/${flowId}`)).json()) as {
+    trigger: unknown;
+    secrets: unknown;
+  };
+  expect(flow.trigger).toEqual({ type: 'voice', satellites: [satelliteId] });
+  expect(flow.secrets).toEqual([{ name: 'SERVICE_TOKEN', value: '', hasValue: true }]);
+  expect(JSON.stringify(flow)).not.toContain('tok-12345678');
+});

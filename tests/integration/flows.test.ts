@@ -483,6 +483,88 @@ describe('flows', () => {
     expect((await bob.post('/api/flows/import', { format: 'other', flow: {} })).status).toBe(400);
   });
 
+  it('named secrets: {{secrets.NAME}} in a URL and body, sealed, masked in runs, kept on save, names-only in exports', async () => {
+    const token = 'tok-9f8e7d6c5b4a';
+    const flow = await createFlow(alice, {
+      name: 'Named secret',
+      trigger: { type: 'api' },
+      secrets: [{ name: 'SERVICE_TOKEN', value: token }],
+      stages: [
+        {
+          id: 'call',
+          name: 'Call',
+          kind: 'http_request',
+          config: {
+            method: 'POST',
+            url: `${echo.url}/hook?key={{secrets.SERVICE_TOKEN}}`,
+            body: '{"auth":"{{secrets.SERVICE_TOKEN}}","who":"{{trigger.who}}"}',
+          },
+        },
+      ],
+    });
+    expect(flow.secrets).toEqual([{ name: 'SERVICE_TOKEN', value: '', hasValue: true }]);
+    expect(JSON.stringify(flow)).not.toContain(token);
+
+    const run = await alice.post(`/api/flows/${flow.id}/run?wait=true`, { input: { who: 'Ada' } });
+    expect(run.json.status, JSON.stringify(run.json)).toBe('succeeded');
+    // The service got the value; the run's record shows only a mask.
+    expect(echo.requests.at(-1)?.url).toBe(`/hook?key=${token}`);
+    expect(echo.requests.at(-1)?.body).toBe(`{"auth":"${token}","who":"Ada"}`);
+    expect(JSON.stringify(run.json)).not.toContain(token);
+    expect(run.json.stages[0].input.url).toBe(`${echo.url}/hook?key=••••`);
+
+    // Saving without the value (or without the list at all) keeps it.
+    const { id: _id, ...definition } = flow;
+    for (const secrets of [[{ name: 'SERVICE_TOKEN' }], undefined]) {
+      const saved = await alice.put(`/api/flows/${flow.id}`, {
+        name: definition.name,
+        trigger: definition.trigger,
+        stages: definition.stages,
+        secrets,
+      });
+      expect(saved.status, saved.text).toBe(200);
+      expect(saved.json.secrets).toEqual([{ name: 'SERVICE_TOKEN', value: '', hasValue: true }]);
+    }
+    expect((await alice.post(`/api/flows/${flow.id}/run?wait=true`, { input: {} })).json.status).toBe(
+      'succeeded',
+    );
+
+    const db = new Database(path.join(agent.dataDir, 'nexus.db'), { readonly: true });
+    const stored = JSON.stringify([
+      db.prepare('select * from flows').all(),
+      db.prepare('select * from flow_versions').all(),
+      db.prepare('select * from flow_runs').all(),
+    ]);
+    db.close();
+    expect(stored).not.toContain(token);
+
+    // Exports name the secret without its value; an import has to be given it before runs work.
+    const exported = await alice.get(`/api/flows/${flow.id}/export`);
+    expect(exported.json.flow.secrets).toEqual([{ name: 'SERVICE_TOKEN', value: '' }]);
+    expect(exported.text).not.toContain(token);
+    const imported = await bob.post('/api/flows/import', exported.json);
+    expect(imported.status, imported.text).toBe(201);
+    expect(imported.json.secrets).toEqual([{ name: 'SERVICE_TOKEN', value: '', hasValue: false }]);
+    const unset = await bob.post(`/api/flows/${imported.json.id}/run?wait=true`, { input: {} });
+    expect(unset.json.status).toBe('failed');
+    expect(unset.json.stages[0].error).toBe(
+      "The secret SERVICE_TOKEN has no value: set it under the flow's Secrets",
+    );
+
+    // Bad names and short values are refused with the field named.
+    const bad = await alice.post('/api/flows', {
+      name: 'Bad secrets',
+      trigger: { type: 'api' },
+      secrets: [
+        { name: '1st', value: 'long enough' },
+        { name: 'OK', value: 'abc' },
+      ],
+      stages: [],
+    });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.json.details)).toContain('secrets');
+  });
+
   it('voice: a WAV body starts the run and keeps the clip; without speech services VAD fails clearly', async () => {
     const flow = await createFlow(alice, {
       name: 'Voice',

@@ -225,6 +225,28 @@ export type Trigger = z.infer<typeof triggerSchema>;
 
 // ---- Flows ------------------------------------------------------------------------------------
 
+/**
+ * A named secret of a flow (a token, a password), used in any text field as {{secrets.NAME}}.
+ * Encrypted at rest, never returned, never exported, and masked in run records.
+ */
+export const flowSecretSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'Letters, digits and _, not starting with a digit'),
+  /** Empty keeps the stored value. Never sent back by the agent. */
+  value: z
+    .string()
+    .max(4096)
+    .refine((v) => v === '' || v.length >= 4, 'A secret has at least 4 characters')
+    .default(''),
+  /** Set by the agent: whether the secret has a stored value. */
+  hasValue: z.boolean().optional(),
+});
+export type FlowSecret = z.infer<typeof flowSecretSchema>;
+/** How a template names a secret. */
+export const SECRET_PLACEHOLDER = /\{\{\s*secrets\.([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
+
 export const FLOW_STATUSES = ['draft', 'active'] as const;
 export const flowStatusSchema = z.enum(FLOW_STATUSES);
 
@@ -235,8 +257,20 @@ export const flowDefinitionSchema = z
     description: z.string().trim().max(1000).default(''),
     trigger: triggerSchema,
     stages: z.array(stageSchema).max(FLOW_MAX_STAGES, `A flow may have at most ${FLOW_MAX_STAGES} stages`),
+    /** Left out of an update: the stored secrets stay as they are. */
+    secrets: z.array(flowSecretSchema).max(50, 'A flow may have at most 50 secrets').optional(),
   })
   .superRefine((flow, ctx) => {
+    const names = (flow.secrets ?? []).map((s) => s.name);
+    names.forEach((name, index) => {
+      if (names.indexOf(name) !== index) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['secrets', index, 'name'],
+          message: `Two secrets are called ${name}`,
+        });
+      }
+    });
     const ids = flow.stages.map((s) => s.id);
     flow.stages.forEach((stage, index) => {
       if (ids.indexOf(stage.id) !== index) {
@@ -296,6 +330,8 @@ export const flowSchema = z.object({
   status: flowStatusSchema,
   trigger: triggerSchema,
   stages: z.array(stageSchema),
+  /** Names only, with hasValue: a value never leaves the agent. */
+  secrets: z.array(flowSecretSchema),
   version: z.number().int(),
   ownerId: z.number().int(),
   ownerName: z.string(),

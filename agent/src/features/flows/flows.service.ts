@@ -21,6 +21,7 @@ import {
   type Stage,
   type StageRun,
   triggerSchema,
+  type FlowSecret,
   type Trigger,
 } from '../../contract/flows.js';
 import {
@@ -35,6 +36,13 @@ import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { LivePublisher } from '../../live/hub.js';
 import { executeStage, pendingStage, secretKey, type RunState } from './flow-runner.js';
+import {
+  flowSecretKey,
+  flowSecretName,
+  isFlowSecretKey,
+  requireSecrets,
+  secretMasker,
+} from './flow-secrets.js';
 import { createFlowScheduler, nextRuns } from './flow-scheduler.js';
 import type { FlowPorts } from './flows.ports.js';
 import type { FlowWithOwner, FlowsRepository } from './flows.repository.js';
@@ -152,15 +160,27 @@ export function createFlowsService(deps: {
   }
 
   /**
-   * Moves secret header values out of the definition into the sealed map. An empty value keeps
-   * the one stored before under the same stage and header, so the builder can save without
-   * ever having seen it.
+   * Moves secret values out of the definition into the sealed map: secret header values, and the
+   * flow's named secrets (declared ones without a value are kept as empty, e.g. after an import).
+   * An empty value keeps the one stored before under the same key, so the builder can save
+   * without ever having seen it.
    */
   function separateSecrets(
     stages: Stage[],
     previous: Map<string, string>,
+    flowSecrets: FlowSecret[] | undefined,
   ): { stages: StoredStage[]; secretsSealed: string | null } {
     const kept: Record<string, string> = {};
+    // Not given: the stored named secrets stay, values and all.
+    const declared =
+      flowSecrets ??
+      [...previous]
+        .filter(([key]) => isFlowSecretKey(key))
+        .map(([key]) => ({ name: flowSecretName(key), value: '' }));
+    for (const secret of declared) {
+      const key = flowSecretKey(secret.name);
+      kept[key] = secret.value !== '' ? secret.value : (previous.get(key) ?? '');
+    }
     const stored = stages.map((stage) => {
       if (stage.kind !== 'http_request') return stage;
       const headers = stage.config.headers.map((header) => {
@@ -176,6 +196,13 @@ export function createFlowsService(deps: {
       stages: stored,
       secretsSealed: Object.keys(kept).length ? deps.secrets.seal(JSON.stringify(kept)) : null,
     };
+  }
+
+  /** The flow's named secrets as the builder sees them: names and whether each has a value. */
+  function secretNames(secrets: Map<string, string>): FlowSecret[] {
+    return [...secrets]
+      .filter(([key]) => isFlowSecretKey(key))
+      .map(([key, value]) => ({ name: flowSecretName(key), value: '', hasValue: value !== '' }));
   }
 
   function withSecretFlags(stages: StoredStage[], secrets: Map<string, string>): Stage[] {
@@ -199,6 +226,7 @@ export function createFlowsService(deps: {
   }
 
   function toFlow(flow: FlowWithOwner): Flow {
+    const secrets = openSecrets(flow.secretsSealed);
     const trigger = parseTrigger(flow.trigger);
     let webhook: Flow['webhook'] = null;
     if (trigger.type === 'webhook') {
@@ -224,7 +252,8 @@ export function createFlowsService(deps: {
       description: flow.description,
       status: flow.status,
       trigger,
-      stages: withSecretFlags(parseStages(flow.stages), openSecrets(flow.secretsSealed)),
+      stages: withSecretFlags(parseStages(flow.stages), secrets),
+      secrets: secretNames(secrets),
       version: flow.version,
       ownerId: flow.ownerId,
       ownerName: flow.ownerName,
@@ -409,6 +438,12 @@ export function createFlowsService(deps: {
   ): Promise<FlowRun> {
     const state: RunState = { audio, speech: null, transcript: null };
     const secrets = openSecrets(definition.secretsSealed);
+    const named = Object.fromEntries(
+      [...secrets].filter(([key]) => isFlowSecretKey(key)).map(([key, v]) => [flowSecretName(key), v]),
+    );
+    // Templates read {{secrets.NAME}}; the run's records never show a value (masked below).
+    const runContext = { ...context, secrets: named };
+    const mask = secretMasker([...secrets.values()]);
     const owner = { id: flow.ownerId, role: flow.ownerRole };
     let row = initial;
     let runError: string | null = null;
@@ -426,12 +461,13 @@ export function createFlowsService(deps: {
       stages[i] = { ...stages[i]!, status: 'running', startedAt: new Date(started).toISOString() };
       save({});
       try {
-        const outcome = await executeStage(stage, context, { ports: deps.ports, owner, secrets, state });
+        requireSecrets(stage, named);
+        const outcome = await executeStage(stage, runContext, { ports: deps.ports, owner, secrets, state });
         stages[i] = {
           ...stages[i]!,
           status: 'succeeded',
-          input: bounded(outcome.input),
-          output: bounded(outcome.output),
+          input: bounded(mask(outcome.input)),
+          output: bounded(mask(outcome.output)),
           durationMs: Math.round(performance.now() - t0),
         };
         context.stages[stage.id] = outcome.output;
@@ -448,13 +484,14 @@ export function createFlowsService(deps: {
         }
       } catch (error) {
         const detail = error as Error & { input?: unknown; output?: unknown };
-        runError = `${stage.name}: ${detail.message}`;
+        const message = mask(detail.message) as string;
+        runError = `${stage.name}: ${message}`;
         stages[i] = {
           ...stages[i]!,
           status: 'failed',
-          error: detail.message,
-          input: bounded(detail.input ?? null),
-          output: bounded(detail.output ?? null),
+          error: message,
+          input: bounded(mask(detail.input ?? null)),
+          output: bounded(mask(detail.output ?? null)),
           durationMs: Math.round(performance.now() - t0),
         };
         for (let j = i + 1; j < stages.length; j++) stages[j] = { ...stages[j]!, status: 'skipped' };
@@ -520,7 +557,7 @@ export function createFlowsService(deps: {
 
     create(actor: Actor, definition: FlowDefinition): Flow {
       checkDefinition(definition);
-      const { stages, secretsSealed } = separateSecrets(definition.stages, new Map());
+      const { stages, secretsSealed } = separateSecrets(definition.stages, new Map(), definition.secrets);
       const row = repo.create({
         ownerId: actor.id,
         name: definition.name,
@@ -539,6 +576,7 @@ export function createFlowsService(deps: {
       const { stages, secretsSealed } = separateSecrets(
         definition.stages,
         openSecrets(current.secretsSealed),
+        definition.secrets,
       );
       const row = repo.update(id, {
         name: definition.name,
@@ -612,6 +650,8 @@ export function createFlowsService(deps: {
           description: flow.description,
           trigger: parseTrigger(flow.trigger),
           stages,
+          // The names travel, so the flow still says what it needs; the values never do.
+          secrets: secretNames(openSecrets(flow.secretsSealed)).map(({ name }) => ({ name })),
         }),
       };
     },

@@ -53,6 +53,8 @@ interface Draft {
   description: string;
   trigger: Trigger;
   stages: DraftStage[];
+  /** Named secrets: a value typed here replaces the stored one; empty keeps it. */
+  secrets: { name: string; value: string; hasValue: boolean }[];
 }
 
 const DEFAULT_CONFIG: Record<StageKind, Config> = {
@@ -87,6 +89,7 @@ function toDraft(flow: Flow): Draft {
       kind: s.kind,
       config: s.config as Config,
     })),
+    secrets: flow.secrets.map((s) => ({ name: s.name, value: '', hasValue: s.hasValue ?? false })),
   };
 }
 
@@ -98,6 +101,7 @@ function toDefinition(draft: Draft): FlowDefinitionInput {
     stages: draft.stages.map(
       ({ id, name, kind, config }) => ({ id, name, kind, config }) as FlowDefinitionInput['stages'][number],
     ),
+    secrets: draft.secrets.map(({ name, value }) => ({ name, value })),
   };
 }
 
@@ -433,6 +437,8 @@ function Builder({ flow }: { flow: Flow }) {
             </CardContent>
           </Card>
 
+          <SecretsCard secrets={draft.secrets} onChange={(secrets) => setDraft({ ...draft, secrets })} />
+
           <section aria-labelledby="stages-heading" className="grid gap-3">
             <h2 id="stages-heading" className="text-lg font-semibold">
               Stages
@@ -738,5 +744,102 @@ function VoiceTriggerDetails({
         )}
       </fieldset>
     </div>
+  );
+}
+
+const SECRET_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
+/** The flow's named secrets: typed once, stored encrypted, used as {{secrets.NAME}}, never shown again. */
+function SecretsCard({
+  secrets,
+  onChange,
+}: {
+  secrets: Draft['secrets'];
+  onChange: (secrets: Draft['secrets']) => void;
+}) {
+  const change = (index: number, patch: Partial<Draft['secrets'][number]>) =>
+    onChange(secrets.map((s, i) => (i === index ? { ...s, ...patch } : s)));
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2>Secrets</h2>
+        </CardTitle>
+        <p className="text-sm text-muted-foreground">
+          Tokens and passwords the stages need. Use one in any text field as{' '}
+          <code className="rounded bg-muted px-1">{'{{secrets.NAME}}'}</code>: it is stored encrypted, never
+          shown again, left out of exports and masked in the runs.
+        </p>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        {secrets.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No secrets. Add one when a stage needs a token.</p>
+        ) : (
+          <ul className="grid gap-2" aria-label="Secrets">
+            {secrets.map((secret, index) => {
+              const nameError =
+                secret.name === ''
+                  ? 'Name the secret'
+                  : !SECRET_NAME.test(secret.name)
+                    ? 'Letters, digits and _, not starting with a digit'
+                    : secrets.findIndex((s) => s.name === secret.name) !== index
+                      ? 'Two secrets have this name'
+                      : null;
+              const valueError =
+                secret.value !== '' && secret.value.length < 4
+                  ? 'A secret has at least 4 characters'
+                  : secret.value === '' && !secret.hasValue
+                    ? 'Type the value: runs that use it fail until then'
+                    : null;
+              return (
+                <li key={index} className="grid gap-2 sm:grid-cols-[1fr_1.5fr_auto] sm:items-start">
+                  <div className="grid gap-1">
+                    <Label htmlFor={`secret-name-${index}`}>Name</Label>
+                    <Input
+                      id={`secret-name-${index}`}
+                      value={secret.name}
+                      aria-invalid={nameError !== null}
+                      onChange={(e) => change(index, { name: e.target.value })}
+                    />
+                    {nameError ? <span className="text-xs text-destructive">{nameError}</span> : null}
+                  </div>
+                  <div className="grid gap-1">
+                    <Label htmlFor={`secret-value-${index}`}>Value</Label>
+                    <Input
+                      id={`secret-value-${index}`}
+                      type="password"
+                      autoComplete="off"
+                      value={secret.value}
+                      placeholder={secret.hasValue ? 'Stored — type to replace' : ''}
+                      aria-invalid={valueError !== null && secret.value !== ''}
+                      onChange={(e) => change(index, { value: e.target.value })}
+                    />
+                    {valueError ? <span className="text-xs text-muted-foreground">{valueError}</span> : null}
+                  </div>
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    className="sm:mt-6"
+                    aria-label={`Remove the secret ${secret.name || index + 1}`}
+                    onClick={() => onChange(secrets.filter((_, i) => i !== index))}
+                  >
+                    <Trash2 aria-hidden="true" />
+                  </Button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        <div>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => onChange([...secrets, { name: '', value: '', hasValue: false }])}
+          >
+            <Plus aria-hidden="true" /> Add a secret
+          </Button>
+        </div>
+      </CardContent>
+    </Card>
   );
 }
