@@ -57,6 +57,9 @@ function cpuTicks(pid: number): { self: number; children: number } {
   return { self: f[11]! + f[12]!, children: f[13]! + f[14]! };
 }
 
+/** 1 MiB = 1.048576 MB. */
+const MIB_IN_MB = 1.048576;
+
 function memory(pid: number): { rssMiB: number; peakMiB: number } {
   const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
@@ -259,7 +262,7 @@ async function main() {
       '',
       `Idle, one WebSocket subscribed to metrics, ${fmt(idleSeconds, 1)} s (${idleEvents} samples received):`,
       `  agent CPU            ${fmt(idleSelf, 2)} % of one core (its own), ${fmt(idleChildren, 2)} % in child processes it ran`,
-      `  agent RSS            ${fmt(idleMemory.rssMiB, 1)} MiB (peak so far ${fmt(idleMemory.peakMiB, 1)} MiB)`,
+      `  agent RSS            ${fmt(idleMemory.rssMiB, 1)} MiB = ${fmt(idleMemory.rssMiB * MIB_IN_MB, 1)} MB (peak so far ${fmt(idleMemory.peakMiB, 1)} MiB)`,
       '',
       `GET /api/nexus/status, ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${SECONDS} s, medians (body ${bytes.length} bytes):`,
       `  bare node:http       ${fmt(bareRps)} req/s   p50 ${bare.map((r) => r.p50).join('/')} ms   p99 ${fmt(bareP99)} ms   failures ${bareFailures}`,
@@ -273,7 +276,8 @@ async function main() {
 
     const verdicts = [
       idleSelf + idleChildren < 1 ? 'idle CPU ok' : 'IDLE CPU OVER 1 %',
-      idleMemory.rssMiB < 100 ? 'idle RSS ok' : 'IDLE RSS OVER 100 MB',
+      // The target is in MB (10^6 bytes); /proc reports KiB.
+      idleMemory.rssMiB * MIB_IN_MB < 100 ? 'idle RSS ok' : 'IDLE RSS OVER 100 MB',
       agentRps / bareRps >= 0.6 ? 'throughput ok' : 'THROUGHPUT UNDER 60 %',
       agentP99 <= 2 * bareP99 ? 'p99 ok' : 'P99 OVER 2×',
       agentFailures === 0 ? 'no errors' : 'ERRORS',

@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
 import { HttpError } from '../lib/http-error.js';
 import { LogDemuxer, demuxLogs, type LogLine } from './docker-log-frames.js';
 
@@ -167,17 +167,23 @@ const isNotModified = (err: unknown) => (err as EngineErrorShape)?.statusCode ==
 
 export function createDockerAdapter(dockerHost: string | undefined): DockerAdapter {
   const { endpoint, options } = dockerConnection(dockerHost);
-  const docker = new Docker({
-    ...options,
-    timeout: REQUEST_TIMEOUT_MS,
-    connectionTimeout: CONNECT_TIMEOUT_MS,
-  } as Docker.DockerOptions);
-  // Log following, stats and pulls are long-lived streams: no idle timeout on them.
-  const streaming = new Docker({ ...options, connectionTimeout: CONNECT_TIMEOUT_MS } as Docker.DockerOptions);
+  // dockerode and its gRPC/protobuf dependencies are about 29 MB of memory: loaded on the first
+  // engine call, so a hub whose owner never opens the container screens does not carry them.
+  let loaded: Promise<{ docker: Docker; streaming: Docker }> | null = null;
+  const clients = () =>
+    (loaded ??= import('dockerode').then(({ default: Dockerode }) => ({
+      docker: new Dockerode({
+        ...options,
+        timeout: REQUEST_TIMEOUT_MS,
+        connectionTimeout: CONNECT_TIMEOUT_MS,
+      } as Docker.DockerOptions),
+      // Log following, stats and pulls are long-lived streams: no idle timeout on them.
+      streaming: new Dockerode({ ...options, connectionTimeout: CONNECT_TIMEOUT_MS } as Docker.DockerOptions),
+    })));
 
-  async function call<T>(fn: () => Promise<T>): Promise<T> {
+  async function call<T>(fn: (engine: { docker: Docker; streaming: Docker }) => Promise<T>): Promise<T> {
     try {
-      return await fn();
+      return await fn(await clients());
     } catch (err) {
       throw toHttpError(err, endpoint);
     }
@@ -198,13 +204,13 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
     endpoint,
 
     ping: () =>
-      call(async () => {
-        await docker.ping();
+      call(async (c) => {
+        await c.docker.ping();
       }),
 
     version: () =>
-      call(async () => {
-        const v = (await docker.version()) as Docker.DockerVersion & {
+      call(async (c) => {
+        const v = (await c.docker.version()) as Docker.DockerVersion & {
           Platform?: { Name?: string };
           Components?: { Name: string }[];
         };
@@ -219,68 +225,68 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
       }),
 
     listContainers: (filters) =>
-      call(() =>
+      call((c) =>
         // An undefined filters key would be sent as an empty string, which Podman refuses.
-        docker.listContainers(
+        c.docker.listContainers(
           filters?.label ? { all: true, filters: { label: filters.label } } : { all: true },
         ),
       ),
 
-    inspectContainer: (id) => call(() => docker.getContainer(id).inspect()),
+    inspectContainer: (id) => call((c) => c.docker.getContainer(id).inspect()),
 
     startContainer: (id) =>
-      call(async () => {
+      call(async (c) => {
         try {
-          await docker.getContainer(id).start();
+          await c.docker.getContainer(id).start();
         } catch (err) {
           if (!isNotModified(err)) throw err;
         }
       }),
 
     stopContainer: (id, t) =>
-      call(async () => {
+      call(async (c) => {
         try {
-          await docker.getContainer(id).stop(t === undefined ? {} : { t });
+          await c.docker.getContainer(id).stop(t === undefined ? {} : { t });
         } catch (err) {
           if (!isNotModified(err)) throw err;
         }
       }),
 
     restartContainer: (id, t) =>
-      call(async () => {
-        await docker.getContainer(id).restart(t === undefined ? {} : { t });
+      call(async (c) => {
+        await c.docker.getContainer(id).restart(t === undefined ? {} : { t });
       }),
 
     removeContainer: (id, opts) =>
-      call(async () => {
-        await docker.getContainer(id).remove({ force: opts?.force ?? false, v: opts?.volumes ?? false });
+      call(async (c) => {
+        await c.docker.getContainer(id).remove({ force: opts?.force ?? false, v: opts?.volumes ?? false });
       }),
 
     renameContainer: (id, name) =>
-      call(async () => {
-        await docker.getContainer(id).rename({ name });
+      call(async (c) => {
+        await c.docker.getContainer(id).rename({ name });
       }),
 
-    createContainer: (spec) => call(async () => (await docker.createContainer(spec)).id),
+    createContainer: (spec) => call(async (c) => (await c.docker.createContainer(spec)).id),
 
     connectNetwork: (network, containerId, aliases) =>
-      call(async () => {
-        await docker
+      call(async (c) => {
+        await c.docker
           .getNetwork(network)
           .connect({ Container: containerId, EndpointConfig: { Aliases: aliases } });
       }),
 
     readLogs: (id, opts) =>
-      call(async () => {
-        const raw = await docker.getContainer(id).logs({ ...logParams(opts), follow: false });
+      call(async (c) => {
+        const raw = await c.docker.getContainer(id).logs({ ...logParams(opts), follow: false });
         // dockerode answers a Buffer; some engines answer text that it decodes to a string.
         const buffer = Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw), 'utf8');
         return demuxLogs(buffer, { tty: opts.tty, timestamps: opts.timestamps });
       }),
 
     followLogs: (id, opts) =>
-      call(async () => {
-        const source = (await streaming
+      call(async (c) => {
+        const source = (await c.streaming
           .getContainer(id)
           .logs({ ...logParams(opts), follow: true })) as Readable;
         const demuxer = new LogDemuxer({ tty: opts.tty, timestamps: opts.timestamps });
@@ -310,19 +316,19 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
       }),
 
     statsSample: (id) =>
-      call(async () => (await docker.getContainer(id).stats({ stream: false })) as EngineStats),
+      call(async (c) => (await c.docker.getContainer(id).stats({ stream: false })) as EngineStats),
 
-    listImages: () => call(() => docker.listImages({ all: false })),
+    listImages: () => call((c) => c.docker.listImages({ all: false })),
 
     removeImage: (id, opts) =>
-      call(async () => {
-        await docker.getImage(id).remove({ force: opts?.force ?? false });
+      call(async (c) => {
+        await c.docker.getImage(id).remove({ force: opts?.force ?? false });
       }),
 
     imageExists: (ref) =>
-      call(async () => {
+      call(async (c) => {
         try {
-          await docker.getImage(ref).inspect();
+          await c.docker.getImage(ref).inspect();
           return true;
         } catch (err) {
           if ((err as EngineErrorShape).statusCode === 404) return false;
@@ -332,12 +338,12 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
 
     pullImage: (ref, onEvent, signal) =>
       call(
-        () =>
+        (c) =>
           new Promise<void>((resolve, reject) => {
-            streaming.pull(ref, { abortSignal: signal }, (err, stream) => {
+            c.streaming.pull(ref, { abortSignal: signal }, (err, stream) => {
               if (err || !stream) return reject(err ?? new Error('no pull stream'));
               let engineError: string | null = null;
-              streaming.modem.followProgress(
+              c.streaming.modem.followProgress(
                 stream,
                 (doneErr: unknown) => {
                   if (doneErr) return reject(doneErr);
@@ -357,34 +363,34 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
       ),
 
     listNetworks: (filters) =>
-      call(async () =>
-        (await docker.listNetworks({ filters: { label: filters.label } })).map((n) => ({
+      call(async (c) =>
+        (await c.docker.listNetworks({ filters: { label: filters.label } })).map((n) => ({
           id: n.Id,
           name: n.Name,
         })),
       ),
 
     createNetwork: (name, labels) =>
-      call(async () => {
-        await docker.createNetwork({ Name: name, Labels: labels, Driver: 'bridge', CheckDuplicate: true });
+      call(async (c) => {
+        await c.docker.createNetwork({ Name: name, Labels: labels, Driver: 'bridge', CheckDuplicate: true });
       }),
 
     removeNetwork: (name) =>
-      call(async () => {
-        await docker.getNetwork(name).remove();
+      call(async (c) => {
+        await c.docker.getNetwork(name).remove();
       }),
 
     listVolumes: (filters) =>
-      call(async () =>
-        ((await docker.listVolumes({ filters: { label: filters.label } })).Volumes ?? []).map((v) => ({
+      call(async (c) =>
+        ((await c.docker.listVolumes({ filters: { label: filters.label } })).Volumes ?? []).map((v) => ({
           name: v.Name,
         })),
       ),
 
     volumeExists: (name) =>
-      call(async () => {
+      call(async (c) => {
         try {
-          await docker.getVolume(name).inspect();
+          await c.docker.getVolume(name).inspect();
           return true;
         } catch (err) {
           if ((err as EngineErrorShape).statusCode === 404) return false;
@@ -393,13 +399,13 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
       }),
 
     createVolume: (name, labels) =>
-      call(async () => {
-        await docker.createVolume({ Name: name, Labels: labels });
+      call(async (c) => {
+        await c.docker.createVolume({ Name: name, Labels: labels });
       }),
 
     removeVolume: (name) =>
-      call(async () => {
-        await docker.getVolume(name).remove();
+      call(async (c) => {
+        await c.docker.getVolume(name).remove();
       }),
   };
 }

@@ -52,11 +52,17 @@ export function createVpnService(deps: {
   let cached: { at: number; status: VpnStatus } | null = null;
   let inFlight: Promise<VpnStatus> | null = null;
 
+  // The same failure (e.g. wg without CAP_NET_ADMIN) repeats on every read: logged when it changes.
+  const lastFailure = new Map<string, string>();
   async function read<T>(what: string, fn: () => Promise<T>, fallback: T): Promise<T> {
     try {
-      return await fn();
+      const value = await fn();
+      lastFailure.delete(what);
+      return value;
     } catch (err) {
-      deps.log.warn({ err, what }, 'reading the VPN state failed');
+      const message = err instanceof Error ? err.message : String(err);
+      if (lastFailure.get(what) !== message) deps.log.warn({ err, what }, 'reading the VPN state failed');
+      lastFailure.set(what, message);
       return fallback;
     }
   }
