@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { setRole } from './shell-helpers.js';
 import { expect, test } from './support.js';
 
 const email = `flows-${randomBytes(3).toString('hex')}@example.com`;
@@ -134,7 +135,10 @@ test('session simulations and /pipeline-builder open FlowForge screens', async (
 
 test('builder: a secret typed once is kept without being shown; a voice flow lets a chosen satellite start it', async ({
   page,
+  agent,
 }) => {
+  // Adding a satellite is an admin's; this worker's first account may belong to another spec.
+  setRole(agent, email, 'superadmin');
   const added = await page.request.post('/api/devices/satellite', { data: { name: 'Kitchen satellite' } });
   expect(added.status()).toBe(201);
   const satelliteId = ((await added.json()) as { satellite: { id: number } }).satellite.id;

@@ -104,7 +104,9 @@ const SIGNED_IN_GROUPS: string[][] = [
 /** The screen a signed-in path opens, as the title the route table gives it. */
 async function screenTitle(page: Page, path: string): Promise<string> {
   await page.goto(path);
-  await expect(page).not.toHaveTitle('Nexus Console');
+  // A screen's title is set once its lazily loaded code has arrived: the charting screens' chunks
+  // take longer than the default 5 s on a loaded CI machine.
+  await expect(page).not.toHaveTitle('Nexus Console', { timeout: 15_000 });
   const title = await page.title();
   expect(title, `${path} should not be the not-found screen`).not.toContain('Page not found');
   expect(title).toMatch(/ · Nexus Console$/);
