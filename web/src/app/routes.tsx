@@ -53,7 +53,7 @@ export const screens = {
     'Integrations',
     'Connect outside services to the hub: Home Assistant, Ollama and cloud language-model providers.',
   ),
-  settings: todo('Account Settings', 'Your profile, your password and two-factor authentication.'),
+  settings: screen('Account Settings', async () => (await import('@/features/account')).AccountSettingsPage),
   authDashboard: todo(
     'Sign-in Activity',
     'Your sessions and recent sign-ins, with a way to sign other devices out.',
@@ -120,9 +120,9 @@ export const screens = {
   nexusDocker: screen('Nexus Docker', async () => (await import('@/features/docker')).DockerPage),
   nexusControl: screen('Nexus Control', async () => (await import('@/features/docker')).ControlPage),
   multiNexus: screen('Multi-Nexus', async () => (await import('@/features/nexus-management')).HubsPage),
-  satelliteManagement: todo(
+  satelliteManagement: screen(
     'Satellite Management',
-    'Pair voice satellites, see their signal strength and active wake word, and configure them.',
+    async () => (await import('@/features/satellites')).SatelliteManagementPage,
   ),
   satelliteManagementLegacy: todo(
     'Satellite Management (Legacy)',
@@ -160,7 +160,10 @@ export const screens = {
     "Check that your authenticator app's codes are accepted before you rely on them.",
   ),
   phoneAdmin: todo('Phone Admin', 'Manage the phones that are allowed to reach the hub.'),
-  userManagement: todo('User Management', 'The accounts on this hub and their roles, for administrators.'),
+  userManagement: screen(
+    'User Management',
+    async () => (await import('@/features/users')).UserManagementPage,
+  ),
 } satisfies Record<string, ScreenDef>;
 
 export interface RouteDef {

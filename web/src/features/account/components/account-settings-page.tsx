@@ -1,0 +1,44 @@
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Skeleton } from '@/components/ui/skeleton';
+import { useAuth } from '@/features/auth';
+import { errorMessage } from '@/lib/request';
+import { PasswordCard } from './password-card';
+import { ProfileCard } from './profile-card';
+import { TwoFactorCard } from './two-factor-card';
+
+/** /settings: who you are on this hub, your password and your second factor. */
+export function AccountSettingsPage() {
+  const { user, error } = useAuth();
+
+  return (
+    <div className="mx-auto w-full max-w-3xl space-y-6 px-4 py-8">
+      <header className="space-y-1">
+        <h1 className="text-2xl font-semibold tracking-tight">Account Settings</h1>
+        <p className="text-sm text-muted-foreground">
+          Your profile, your password and two-factor authentication for signing in to this hub.
+        </p>
+      </header>
+
+      {/* The provider keeps the last known user when a re-check fails, so the error only matters without one. */}
+      {!user && error ? (
+        <Alert variant="destructive">
+          <AlertTitle>Could not load your account</AlertTitle>
+          <AlertDescription>{errorMessage(error)}</AlertDescription>
+        </Alert>
+      ) : !user ? (
+        <div role="status" className="space-y-6">
+          <span className="sr-only">Loading your account</span>
+          <Skeleton className="h-48 w-full" />
+          <Skeleton className="h-72 w-full" />
+          <Skeleton className="h-40 w-full" />
+        </div>
+      ) : (
+        <>
+          <ProfileCard user={user} />
+          <PasswordCard user={user} />
+          <TwoFactorCard user={user} />
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { AccountSettingsPage } from './components/account-settings-page';

@@ -1,0 +1,1 @@
+export { SatelliteManagementPage } from './components/satellite-management-page';
