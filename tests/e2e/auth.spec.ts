@@ -211,6 +211,43 @@ test('signing in and out', async ({ page, request, context }) => {
   expect(await currentUser(page)).toBeNull();
 });
 
+test('a password the agent refuses shows Registration failed with its reason; no account is made', async ({
+  page,
+}) => {
+  const email = uniqueEmail('short');
+  await openAuth(page);
+  await page.getByRole('tab', { name: 'Register' }).click();
+  await page.getByLabel('Name').fill('Short Password');
+  await page.getByLabel('Email').fill(email);
+  // The console shows no length rule (spec §5); the agent's is the one that answers.
+  await page.getByLabel('Password', { exact: true }).fill('short');
+  await page.getByLabel('Confirm Password').fill('short');
+  await page.getByRole('button', { name: 'Create Account' }).click();
+  const failed = toast(page, 'Registration failed');
+  await expect(failed).toContainText(/Password must be at least \d+ characters/);
+  await expect(failed).toHaveAttribute('data-variant', 'destructive');
+  await expect(page).toHaveURL(/\/auth$/);
+  expect(await currentUser(page)).toBeNull();
+});
+
+test('when the sign-out call fails, Logout issue says so and the user is signed out locally', async ({
+  page,
+  request,
+}) => {
+  const email = uniqueEmail('logout-fails');
+  await createAccount(request, email, 'Logout Fails');
+  await signInThroughUi(page, email);
+  await expect(page).toHaveURL(/\/dashboard$/);
+  // The network drops the sign-out request (spec §4: the user is cleared anyway).
+  await page.route('**/api/auth/logout', (route) => route.abort('failed'));
+  await signOutThroughUi(page);
+  await expect(toast(page, 'Logout issue')).toContainText(
+    'Logged out locally. Please refresh if you see any issues.',
+  );
+  await expect(page).toHaveURL(/\/auth$/);
+  await expect(page.getByRole('tab', { name: 'Sign In' })).toBeVisible();
+});
+
 test('remember me keeps the session cookie for 30 days', async ({ page, request, context }) => {
   const email = uniqueEmail('remember');
   await createAccount(request, email);

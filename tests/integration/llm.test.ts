@@ -724,6 +724,8 @@ describe('pulls, deletes and the Ollama proxy (admin)', () => {
         .map((l) => l.find((p) => p.id === id))
         .filter((p) => p?.status === 'running');
       expect(progress.some((p) => p!.completed > 0 && p!.completed < p!.total)).toBe(true);
+      // Both wordings of a layer's progress (the docs' "downloading", the server's "pulling").
+      expect(progress.some((p) => p!.phase.startsWith('downloading sha256:'))).toBe(true);
       expect(progress.some((p) => p!.phase.startsWith('pulling '))).toBe(true);
       const models = llmModelListSchema.parse((await owner.get('/api/llm/models')).json);
       expect(models.models.some((m) => m.name === 'tinyllama:1.1b' && m.providerName === 'ollama')).toBe(

@@ -1,3 +1,4 @@
 export { DockerPage } from './components/docker-page';
 export { LogsPage } from './components/logs-page';
 export { ControlPage } from './components/control-page';
+export { EngineAlert } from './components/engine-alert';

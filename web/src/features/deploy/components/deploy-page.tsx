@@ -14,6 +14,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Textarea } from '@/components/ui/textarea';
 import { useAuth } from '@/features/auth';
+import { EngineAlert } from '@/features/docker';
 import { errorMessage } from '@/lib/request';
 import { CATALOG_PATH, STACKS_PATH, catalogQueryOptions, useDeployStream } from '../api';
 import { DeployProgressView } from './deploy-progress-view';
@@ -314,6 +315,8 @@ export function DeployPage() {
           <Link href="/nexus-docker">Containers and history</Link>
         </Button>
       </header>
+      {/* Said before a deploy is tried, not only after one fails with 502. */}
+      <EngineAlert />
       {!isAdmin ? <p className="text-sm text-muted-foreground">Deploying needs an administrator.</p> : null}
       <Tabs defaultValue="catalog">
         <TabsList>

@@ -26,6 +26,10 @@ function StatsCell({ container }: { container: ContainerSummary }) {
         {formatBytes(stats.data.memory.usageBytes)} · net ↓{formatBytes(stats.data.network.rxBytes)} ↑
         {formatBytes(stats.data.network.txBytes)}
       </span>
+      <span className="text-muted-foreground">
+        disk read {formatBytes(stats.data.blockIo.readBytes)} · written{' '}
+        {formatBytes(stats.data.blockIo.writeBytes)}
+      </span>
     </div>
   );
 }

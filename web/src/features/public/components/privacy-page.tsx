@@ -17,7 +17,8 @@ export function PrivacyPage() {
           </li>
           <li>
             <strong>Sessions</strong>: for each signed-in browser, when it signed in and was last seen, its
-            address and browser name, so you can see and end sessions.
+            address and browser name. Signing out ends that session; changing your password in Account
+            Settings ends all your others.
           </li>
           <li>
             <strong>Your setup</strong>: settings, flows, wake-word samples, notifications and the history the
@@ -71,8 +72,9 @@ export function PrivacyPage() {
 
         <h2 id="control">Your control</h2>
         <p>
-          Administrators can delete accounts in User Management; an account's sessions and notifications go
-          with it. Questions about a hub's data go to its owner, since it is their device. See also the{' '}
+          Administrators can delete accounts in User Management; an account's sessions, notifications, flows,
+          FlowForge API keys and saved chats go with it (the deployment history keeps its entries without the
+          name). Questions about a hub's data go to its owner, since it is their device. See also the{' '}
           <Link href="/terms">Terms</Link>.
         </p>
       </Prose>
