@@ -25,7 +25,7 @@ const DOCUMENT_HEADERS: ReadonlyArray<readonly [string, string]> = [
  * prefetch, download options, XSS auditor...) do nothing there; these are the ones OWASP's REST
  * cheat sheet asks of an API. Each header costs validation and bytes on every status poll.
  */
-const API_HEADERS: ReadonlyArray<readonly [string, string]> = [
+export const API_HEADERS: ReadonlyArray<readonly [string, string]> = [
   ['Cross-Origin-Resource-Policy', 'same-origin'],
   ['Referrer-Policy', 'no-referrer'],
   ['X-Content-Type-Options', 'nosniff'],
