@@ -245,6 +245,39 @@ describe('flows', () => {
     expect(noModel.json.status).toBe('failed');
     expect(noModel.json.error).toContain("router's pipeline rule");
 
+    // A summarising stage goes by the router's summarise rule, which an admin sets.
+    const summarising = await createFlow(alice, {
+      name: 'Summary by rule',
+      trigger: { type: 'api' },
+      stages: [
+        {
+          id: 'sum',
+          name: 'Sum up',
+          kind: 'llm',
+          config: { prompt: 'Sum up: {{trigger.text}}', task: 'summarise' },
+        },
+      ],
+    });
+    const unset = await alice.post(`/api/flows/${summarising.id}/run?wait=true`);
+    expect(unset.json.error).toContain("router's summarise rule");
+    const providers = (await owner.get('/api/llm/providers')).json.providers as {
+      id: number;
+      builtIn: boolean;
+    }[];
+    const ollamaId = providers.find((p) => p.builtIn)!.id;
+    const saved = await owner.put('/api/llm/router/rules/summarise', {
+      targets: [{ providerId: ollamaId, model: MODEL }],
+      timeoutMs: 5000,
+    });
+    expect(saved.status, saved.text).toBe(200);
+    const routed = await alice.post(`/api/flows/${summarising.id}/run?wait=true`, {
+      input: { text: 'a long day' },
+    });
+    expect(routed.json.status, JSON.stringify(routed.json)).toBe('succeeded');
+    expect(routed.json.stages[0].input).toMatchObject({ task: 'summarise' });
+    expect(routed.json.stages[0].output.model).toBe(MODEL);
+    expect((await owner.request('DELETE', '/api/llm/router/rules/summarise')).status).toBeLessThan(300);
+
     // A stage that cannot reach its host fails the same way.
     const unreachable = await createFlow(alice, {
       name: 'Unreachable',

@@ -63,8 +63,10 @@ export const sttConfigSchema = z.object({
 export const llmConfigSchema = z.object({
   prompt: template('The prompt').min(1, 'Write a prompt'),
   system: template('The system prompt').optional(),
-  /** Omit to let the LLM router's rule for pipelines choose. */
+  /** Omit to let the LLM router's rule for this stage's task choose. */
   model: z.string().trim().max(200).optional(),
+  /** Which of the router's rules picks the model when none is named (set under /llm-router). */
+  task: z.enum(['pipeline', 'summarise']).default('pipeline'),
 });
 
 const slug = z
@@ -536,7 +538,7 @@ export const FLOW_TEMPLATES: readonly FlowTemplate[] = [
           id: 'summary',
           name: 'Summarise',
           kind: 'llm',
-          config: { prompt: 'Summarise in one sentence:\n\n{{trigger.text}}' },
+          config: { prompt: 'Summarise in one sentence:\n\n{{trigger.text}}', task: 'summarise' },
         },
         {
           id: 'tell',

@@ -139,19 +139,20 @@ export async function executeStage(stage: Stage, context: unknown, env: StageEnv
       const prompt = render(stage.config.prompt) ?? '';
       const system = render(stage.config.system) || undefined;
       const model = stage.config.model || undefined;
+      const task = stage.config.task;
       const result = await ports.llm
-        .complete(prompt, { model, system, userId: env.owner.id })
+        .complete(prompt, { model, system, userId: env.owner.id, task })
         .catch((error) => {
-          // The router needs a model or its rule for pipelines; say where each is set.
+          // The router needs a model or its rule for the task; say where each is set.
           if (!model && error instanceof HttpError && error.status === 400) {
             throw new HttpError(
               400,
-              `${error.message}: name a model in this stage, or set the router's pipeline rule`,
+              `${error.message}: name a model in this stage, or set the router's ${task} rule`,
             );
           }
           throw error;
         });
-      return { input: { prompt, system, model: stage.config.model }, output: result };
+      return { input: { prompt, system, model: stage.config.model, task }, output: result };
     }
     case 'ha_call': {
       if (!ports.homeAssistant) throw new HttpError(503, 'Home Assistant is not available');

@@ -17,7 +17,7 @@ export interface LlmPort {
   /** One prompt, one answer; the LLM feature's router picks the model when none is given. */
   complete(
     prompt: string,
-    opts: { model?: string; system?: string; userId: number },
+    opts: { model?: string; system?: string; userId: number; task?: 'pipeline' | 'summarise' },
   ): Promise<{ text: string; model: string; provider: string; ms: number }>;
 }
 

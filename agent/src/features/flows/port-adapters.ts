@@ -8,7 +8,7 @@ export interface ChatStarter {
     request: {
       model?: string;
       messages: { role: 'system' | 'user' | 'assistant'; content: string }[];
-      task: 'pipeline';
+      task: 'pipeline' | 'summarise';
     },
     opts: { save: boolean },
   ): Promise<{
@@ -19,7 +19,7 @@ export interface ChatStarter {
 
 const ERROR_STATUSES = [400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504] as const;
 
-/** An LLM stage is one chat turn through the router's rule for pipelines, not kept as a conversation. */
+/** An LLM stage is one chat turn through the router's rule for its task, not kept as a conversation. */
 export function chatAsLlmPort(chat: ChatStarter): LlmPort {
   return {
     async complete(prompt, opts) {
@@ -29,7 +29,7 @@ export function chatAsLlmPort(chat: ChatStarter): LlmPort {
       messages.push({ role: 'user', content: prompt });
       const session = await chat.start(
         { id: opts.userId },
-        { model: opts.model, messages, task: 'pipeline' },
+        { model: opts.model, messages, task: opts.task ?? 'pipeline' },
         { save: false },
       );
       let text = '';

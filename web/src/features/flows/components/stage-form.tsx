@@ -45,6 +45,15 @@ const FIELDS: Record<StageKind, Field[]> = {
     },
     { key: 'system', label: 'System prompt', type: 'textarea' },
     { key: 'model', label: 'Model', type: 'text', hint: 'Leave empty to let the router choose' },
+    {
+      key: 'task',
+      label: 'Router rule',
+      type: 'select',
+      options: [
+        { value: 'pipeline', label: 'pipeline' },
+        { value: 'summarise', label: 'summarise' },
+      ],
+    },
   ],
   ha_call: [
     { key: 'domain', label: 'Domain', type: 'text', hint: 'e.g. light' },
