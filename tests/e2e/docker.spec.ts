@@ -137,3 +137,30 @@ test('the log view follows a container live, highlights stderr and pauses', asyn
   await expect(log.locator('[data-stream="stdout"]')).toHaveCount(0);
   await expect(log.getByText(/warn \d+/).first()).toBeVisible();
 });
+
+test('redeploying a stack from /nexus-docker shows its progress and ends deployed', async ({ page }) => {
+  const stack = `e2e-${run}-stack`;
+  // pull_policy: never — no registry is reachable here; the redeploy recreates from the local image.
+  const deployed = await page.request.post('/api/docker/stacks', {
+    data: {
+      name: stack,
+      compose: `services:\n  app:\n    image: ${TEST_IMAGE}\n    pull_policy: never\n    command: ["sh", "-c", "while true; do sleep 1; done"]\n    stop_grace_period: 1s\n`,
+    },
+  });
+  expect(deployed.status(), await deployed.text()).toBe(201);
+  try {
+    await page.goto('/nexus-docker');
+    await page.getByRole('tab', { name: /Stacks/ }).click();
+    const card = page.getByTestId(`stack-${stack}`);
+    await card.getByRole('button', { name: 'Redeploy' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Redeploy' }).click();
+    const progress = card.getByRole('region', { name: 'Deployment progress' });
+    await expect(progress.getByText('Deployed', { exact: true })).toBeVisible({ timeout: 20_000 });
+    const history = await page.request.get(`/api/docker/deployments?stack=${stack}`);
+    const actions = ((await history.json()) as { deployments: { action: string; result: string }[] })
+      .deployments;
+    expect(actions[0]).toMatchObject({ action: 'redeploy', result: 'success' });
+  } finally {
+    await page.request.delete(`/api/docker/stacks/${stack}?volumes=true`);
+  }
+});

@@ -1,4 +1,3 @@
 export { DockerPage } from './components/docker-page';
 export { LogsPage } from './components/logs-page';
 export { ControlPage } from './components/control-page';
-export { EngineAlert } from './components/engine-alert';

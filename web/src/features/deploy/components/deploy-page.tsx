@@ -14,7 +14,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Textarea } from '@/components/ui/textarea';
 import { useAuth } from '@/features/auth';
-import { EngineAlert } from '@/features/docker';
+import { EngineAlert } from '@/features/docker/components/engine-alert';
 import { errorMessage } from '@/lib/request';
 import { CATALOG_PATH, STACKS_PATH, catalogQueryOptions, useDeployStream } from '../api';
 import { DeployProgressView } from './deploy-progress-view';

@@ -11,6 +11,8 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
+import { useDeployStream } from '@/features/deploy/api';
+import { DeployProgressView } from '@/features/deploy/components/deploy-progress-view';
 import { formatBytes } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
 import {
@@ -18,6 +20,7 @@ import {
   deploymentsQueryOptions,
   imagesQueryOptions,
   stacksQueryOptions,
+  STACKS_PATH,
   useRemoveImage,
   useStackAction,
   type StackAction,
@@ -114,9 +117,17 @@ const STACK_ACTION_DONE: Record<StackAction, string> = {
 function StacksTab({ canAct }: { canAct: boolean }) {
   const stacks = useQuery(stacksQueryOptions());
   const action = useStackAction();
+  // A redeploy pulls every image again: it streams its per-layer progress like a first deploy.
+  const redeploy = useDeployStream();
+  const [redeploying, setRedeploying] = useState<string | null>(null);
   const [removeVolumes, setRemoveVolumes] = useState(false);
 
   function run(name: string, kind: StackAction) {
+    if (kind === 'redeploy') {
+      setRedeploying(name);
+      void redeploy.start(`${STACKS_PATH}/${encodeURIComponent(name)}/redeploy`, { pull: true });
+      return;
+    }
     action.mutate(
       { name, action: kind, volumes: removeVolumes },
       {
@@ -144,7 +155,9 @@ function StacksTab({ canAct }: { canAct: boolean }) {
       </Empty>
     );
   }
-  const busy = (name: string) => action.isPending && action.variables?.name === name;
+  const busy = (name: string) =>
+    (action.isPending && action.variables?.name === name) ||
+    (redeploying === name && redeploy.progress?.phase === 'running');
   return (
     <div className="grid gap-3">
       {stacks.data.map((stack) => (
@@ -217,6 +230,9 @@ function StacksTab({ canAct }: { canAct: boolean }) {
                 </ConfirmButton>
               </div>
             </div>
+            {redeploying === stack.name && redeploy.progress ? (
+              <DeployProgressView progress={redeploy.progress} />
+            ) : null}
             <ul className="grid gap-1 text-sm">
               {stack.services.map((s) => (
                 <li key={s.containerId ?? s.service} className="flex flex-wrap items-center gap-2">
