@@ -47,3 +47,10 @@ export function checksCredential<M extends object>(middleware: M, name: string):
   credentialNames.set(middleware, name);
   return middleware;
 }
+
+/**
+ * Resolves a satellite's id and device token (the bearer) to the satellite, throwing 401 when they
+ * do not match; app.ts gives it to the features that take satellites' requests (wake-word samples,
+ * voice flows), which do not import the satellites feature.
+ */
+export type SatelliteAuthenticator = (id: number, token: string | undefined) => { id: number; name: string };

@@ -4,7 +4,8 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import type { LivePublisher } from '../../live/hub.js';
 import type { FlowPorts } from './flows.ports.js';
 import { createFlowsRepository } from './flows.repository.js';
-import { flowsRoutes, hooksRoutes, type SatelliteAuthenticator } from './flows.routes.js';
+import type { SatelliteAuthenticator } from '../../http/guards.js';
+import { flowsRoutes, hooksRoutes } from './flows.routes.js';
 import { createFlowsService } from './flows.service.js';
 
 /**

@@ -14,7 +14,7 @@ import {
 } from '../../contract/flows.js';
 import type { AppEnv } from '../../http/app-env.js';
 import { audioBodyLimit, isAudio } from '../../http/body-limits.js';
-import { checksCredential, requireUser } from '../../http/guards.js';
+import { checksCredential, requireUser, type SatelliteAuthenticator } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
 import { HttpError, unauthorized } from '../../lib/http-error.js';
 import type { FlowsService } from './flows.service.js';
@@ -93,9 +93,6 @@ async function hookBody(c: Context): Promise<unknown> {
 }
 
 /** `/api/flows`: flows, versions, runs and API keys of the signed-in person (admins see all flows). */
-/** Resolves a satellite's id and device token to the satellite; throws 401 when they do not match. */
-export type SatelliteAuthenticator = (id: number, token: string | undefined) => { id: number; name: string };
-
 export function flowsRoutes(
   service: FlowsService,
   opts: { authenticateSatellite?: SatelliteAuthenticator } = {},

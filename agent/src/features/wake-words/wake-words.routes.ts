@@ -13,7 +13,12 @@ import {
 } from '../../contract/wake-words.js';
 import type { AppEnv } from '../../http/app-env.js';
 import { audioBodyLimit } from '../../http/body-limits.js';
-import { checksCredential, requireAdmin, requireUser } from '../../http/guards.js';
+import {
+  checksCredential,
+  requireAdmin,
+  requireUser,
+  type SatelliteAuthenticator,
+} from '../../http/guards.js';
 import { clientAddress } from '../../http/request-info.js';
 import { validate } from '../../http/validate.js';
 import { HttpError, unauthorized } from '../../lib/http-error.js';
@@ -48,7 +53,6 @@ function bearerToken(header: string | undefined): string | undefined {
 }
 
 /** Satellites authenticate with their device token (the satellites feature checks it). */
-export type SatelliteAuthenticator = (id: number, token: string | undefined) => { name: string };
 
 interface UploaderEnv {
   Variables: AppEnv['Variables'] & { uploader: SampleOrigin };
