@@ -23,24 +23,27 @@ import { startAgent } from '../../tests/support/agent.js';
 import { signUp } from '../../tests/support/auth.js';
 import { Client } from '../../tests/support/http.js';
 import { startHomeAssistantSim } from '../../tests/fixtures/home-assistant-sim.js';
+import {
+  KITCHEN_LIGHT_MODEL,
+  kitchenLightVoiceFlow,
+  nameTheLight,
+} from '../../tests/fixtures/kitchen-light-flow.js';
 import { startOllamaApiSim } from '../../tests/fixtures/ollama-api-sim.js';
 import { startWyomingSttSim } from '../../tests/fixtures/wyoming-stt-sim.js';
 import { Recordings } from '../../tests/fixtures/recordings.js';
 
 const RUNS = Math.max(50, Number(process.env.BENCH_RUNS ?? 60));
 const WARMUP = 3;
-const MODEL = 'llama3.2:3b';
 
 const recordings = new Recordings();
 const clip = recordings.read(recordings.pad(recordings.speak('turn on the kitchen light'), 0.8, 1));
 
 const [ollama, ha, stt] = await Promise.all([
-  startOllamaApiSim({ models: [{ name: MODEL, size: 2_019_393_189, loaded: true }] }),
+  startOllamaApiSim({ models: [{ name: KITCHEN_LIGHT_MODEL, size: 2_019_393_189, loaded: true }] }),
   startHomeAssistantSim(),
   startWyomingSttSim(),
 ]);
-ollama.answer = (_m, messages) =>
-  (messages.at(-1)?.content ?? '').includes('kitchen light') ? 'light.kitchen_ceiling' : 'light.unknown';
+ollama.answer = nameTheLight;
 const agent = await startAgent({
   env: { OLLAMA_URL: ollama.url, HA_URL: ha.url, HA_TOKEN: ha.token },
 });
@@ -52,30 +55,7 @@ const saved = await owner.put('/api/speech/settings', {
   tts: { engine: null },
 });
 if (saved.status !== 200) throw new Error(`speech settings: ${saved.status} ${saved.text}`);
-const created = await owner.post('/api/flows', {
-  name: 'Kitchen light by voice',
-  trigger: { type: 'voice' },
-  stages: [
-    { id: 'vad', name: 'Trim silence', kind: 'vad', config: { minSpeechMs: 200 } },
-    { id: 'stt', name: 'Transcribe', kind: 'stt', config: {} },
-    {
-      id: 'intent',
-      name: 'Pick the light',
-      kind: 'llm',
-      config: {
-        model: MODEL,
-        system: 'Answer with a Home Assistant entity id only.',
-        prompt: 'Which light does this command mean? "{{stages.stt.text}}"',
-      },
-    },
-    {
-      id: 'switch',
-      name: 'Turn it on',
-      kind: 'ha_call',
-      config: { domain: 'light', service: 'turn_on', entityId: '{{stages.intent.text}}' },
-    },
-  ],
-});
+const created = await owner.post('/api/flows', kitchenLightVoiceFlow);
 if (created.status !== 201) throw new Error(`create flow: ${created.status} ${created.text}`);
 const flowId = (created.json as { id: number }).id;
 

@@ -9,12 +9,13 @@ import { startAgent, type RunningAgent } from '../support/agent.js';
 import { signUp } from '../support/auth.js';
 import { Client } from '../support/http.js';
 import { startHomeAssistantSim, type HomeAssistantSim } from '../fixtures/home-assistant-sim.js';
+import { KITCHEN_LIGHT_MODEL, kitchenLightVoiceFlow, nameTheLight } from '../fixtures/kitchen-light-flow.js';
 import { startOllamaApiSim, type OllamaApiSim } from '../fixtures/ollama-api-sim.js';
 import { STT_SIM_MODEL, startWyomingSttSim, type WyomingSttSim } from '../fixtures/wyoming-stt-sim.js';
 import { startWyomingTtsSim, type WyomingTtsSim } from '../fixtures/wyoming-tts-sim.js';
 
 const run = promisify(execFile);
-const MODEL = 'llama3.2:3b';
+const MODEL = KITCHEN_LIGHT_MODEL;
 
 /**
  * The end-to-end voice run of issue #9: a spoken clip → VAD → speech to text (Wyoming, pocketsphinx
@@ -60,11 +61,7 @@ beforeAll(async () => {
     startWyomingSttSim(),
     startWyomingTtsSim(),
   ]);
-  // The model's part: name the light the command is about, as an entity id.
-  ollama.answer = (_model, messages) => {
-    const said = messages.at(-1)?.content ?? '';
-    return said.includes('kitchen light') ? 'light.kitchen_ceiling' : 'light.unknown';
-  };
+  ollama.answer = nameTheLight;
   agent = await startAgent({ env: { OLLAMA_URL: ollama.url, HA_URL: ha.url, HA_TOKEN: ha.token } });
   owner = new Client(agent.url);
   await signUp(owner, { name: 'Owner' });
@@ -98,30 +95,7 @@ async function runWithClip(flowId: number, wav: Buffer): Promise<FlowRun> {
   return flowRunSchema.parse(body);
 }
 
-const voiceFlow = {
-  name: 'Kitchen light by voice',
-  trigger: { type: 'voice' },
-  stages: [
-    { id: 'vad', name: 'Trim silence', kind: 'vad', config: { minSpeechMs: 200 } },
-    { id: 'stt', name: 'Transcribe', kind: 'stt', config: {} },
-    {
-      id: 'intent',
-      name: 'Pick the light',
-      kind: 'llm',
-      config: {
-        model: MODEL,
-        system: 'Answer with a Home Assistant entity id only, e.g. light.kitchen.',
-        prompt: 'Which light does this command mean? "{{stages.stt.text}}"',
-      },
-    },
-    {
-      id: 'switch',
-      name: 'Turn it on',
-      kind: 'ha_call',
-      config: { domain: 'light', service: 'turn_on', entityId: '{{stages.intent.text}}' },
-    },
-  ],
-};
+const voiceFlow = kitchenLightVoiceFlow;
 
 describe('voice run', () => {
   it('"turn on the kitchen light" → VAD → STT → LLM → light.turn_on in Home Assistant', async () => {
