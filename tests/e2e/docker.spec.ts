@@ -6,6 +6,10 @@ import { cleanUpDocker, ensureDockerEngine, podman, TEST_IMAGE } from '../suppor
 /**
  * The container screens against the real engine (Podman). These specs run their own agent, with
  * DOCKER_HOST set, and sign up first on it so the account is the superadmin that may act.
+ *
+ * Their containers share the host's network: a container on a bridge adds a network interface to
+ * this machine, and Chromium, seeing the host's interfaces change, aborts the requests in flight in
+ * the other worker's pages (net::ERR_NETWORK_CHANGED), which failed an unrelated screen's lazy load.
  */
 const test = base.extend<object, { dockerAgent: RunningAgent }>({
   dockerAgent: [
@@ -33,6 +37,8 @@ test.beforeAll(() => {
     '-d',
     '--name',
     worker,
+    '--network',
+    'host',
     '--stop-timeout',
     '1',
     TEST_IMAGE,
@@ -45,6 +51,8 @@ test.beforeAll(() => {
     '-d',
     '--name',
     talker,
+    '--network',
+    'host',
     '--stop-timeout',
     '1',
     TEST_IMAGE,
@@ -141,10 +149,11 @@ test('the log view follows a container live, highlights stderr and pauses', asyn
 test('redeploying a stack from /nexus-docker shows its progress and ends deployed', async ({ page }) => {
   const stack = `e2e-${run}-stack`;
   // pull_policy: never — no registry is reachable here; the redeploy recreates from the local image.
+  // network_mode: host — no stack network or interface is made (see the top of this file).
   const deployed = await page.request.post('/api/docker/stacks', {
     data: {
       name: stack,
-      compose: `services:\n  app:\n    image: ${TEST_IMAGE}\n    pull_policy: never\n    command: ["sh", "-c", "while true; do sleep 1; done"]\n    stop_grace_period: 1s\n`,
+      compose: `services:\n  app:\n    image: ${TEST_IMAGE}\n    pull_policy: never\n    network_mode: host\n    command: ["sh", "-c", "while true; do sleep 1; done"]\n    stop_grace_period: 1s\n`,
     },
   });
   expect(deployed.status(), await deployed.text()).toBe(201);
