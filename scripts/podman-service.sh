@@ -5,6 +5,8 @@
 set -euo pipefail
 
 socket=${1:-/tmp/nexus-podman.sock}
+# The service is started from / below, so a relative path would point somewhere else there.
+case "$socket" in /*) ;; *) socket="$PWD/$socket" ;; esac
 log=${socket%.sock}.log
 
 # Node is always here (curl may not be on a clean machine).
@@ -24,7 +26,9 @@ if ! ping; then
   fi
   rm -f "$socket"
   # --time=0: the service never exits for idleness; setsid keeps it alive after this script ends.
-  setsid podman system service --time=0 "unix://$socket" >"$log" 2>&1 </dev/null &
+  # It starts from /: a service whose working directory is later removed (an old clone, a CI
+  # checkout) fails every container start with "write child: broken pipe".
+  (cd / && exec setsid podman system service --time=0 "unix://$socket" >"$log" 2>&1 </dev/null) &
   for _ in $(seq 1 150); do
     ping && break
     sleep 0.2

@@ -230,6 +230,33 @@ describe('the scripts', () => {
     expect(result.status).toBe(0);
   });
 
+  it.skipIf(spawnSync('podman', ['--version']).status !== 0)(
+    'podman-service.sh starts the service from /, so removing the directory it was run from breaks nothing',
+    () => {
+      // A service whose working directory was removed fails every container start with
+      // "write child: broken pipe" (an old clone or CI checkout did this).
+      const from = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-podman-cwd-'));
+      const socket = path.join(from, 'api.sock');
+      const started = spawnSync('bash', [path.join(root, 'scripts/podman-service.sh'), socket], {
+        cwd: from,
+        encoding: 'utf8',
+      });
+      const pids = spawnSync('pgrep', ['-f', `unix://${socket}`], { encoding: 'utf8' })
+        .stdout.split('\n')
+        .filter(Boolean);
+      try {
+        expect(started.status, started.stderr).toBe(0);
+        expect(started.stdout.trim()).toBe(`unix://${socket}`);
+        expect(pids.length).toBeGreaterThan(0);
+        for (const pid of pids) expect(fs.readlinkSync(`/proc/${pid}/cwd`)).toBe('/');
+      } finally {
+        for (const pid of pids) spawnSync('kill', [pid]);
+        fs.rmSync(from, { recursive: true, force: true });
+      }
+    },
+    30_000,
+  );
+
   const install = (...args: string[]) =>
     spawnSync('bash', [path.join(root, 'scripts/install.sh'), ...args], { encoding: 'utf8' });
 
