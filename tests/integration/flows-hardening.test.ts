@@ -115,6 +115,66 @@ describe('a flow run cannot end the agent', () => {
   });
 });
 
+describe('regular expressions in conditions run in linear time', () => {
+  const conditionFlow = (compareTo: string) => ({
+    name: 'Pattern',
+    trigger: { type: 'api' },
+    stages: [
+      {
+        id: 'check',
+        name: 'Check',
+        kind: 'condition',
+        config: { value: '{{trigger.text}}', operator: 'matches', compareTo },
+      },
+    ],
+  });
+
+  it('a catastrophic pattern gets the right answer while the agent keeps answering others', async () => {
+    const flow = await createFlow(member, conditionFlow('(a+)+$'));
+    // A backtracking engine needs about 2^n steps for n a's before the b: thirty froze the agent
+    // for seconds; five thousand would hold it for longer than the universe has existed.
+    const text = `${'a'.repeat(5000)}b`;
+    const run = member.post(`/api/flows/${flow.id}/run?wait=true`, { input: { text } });
+    const other = admin.get('/api/flows');
+    const [ran, answered] = await Promise.all([run, other]);
+    expect(answered.status).toBe(200);
+    expect(ran.status, ran.text).toBe(200);
+    expect(ran.json.status).toBe('succeeded');
+    expect(ran.json.stages[0].output).toEqual({ passed: false });
+
+    const hit = await member.post(`/api/flows/${flow.id}/run?wait=true`, {
+      input: { text: 'a'.repeat(5000) },
+    });
+    expect(hit.json.stages[0].output).toEqual({ passed: true });
+    await expectAnswering();
+  });
+
+  it('refuses at save time a pattern the engine cannot run, saying why', async () => {
+    for (const pattern of ['(a)\\1', '(?=a)a', '(?<!x)y', '(']) {
+      const res = await member.post('/api/flows', conditionFlow(pattern));
+      expect(res.status, pattern).toBe(400);
+      expect(res.json.message, pattern).toMatch(/^Stage "Check": Not a usable regular expression/);
+      expect(res.json.message, pattern).toMatch(/RE2.*backreferences.*lookarounds/);
+    }
+    const saved = await createFlow(member, conditionFlow('^kitchen (on|off)$'));
+    const update = await member.put(`/api/flows/${saved.id}`, conditionFlow('(?=x)'));
+    expect(update.status).toBe(400);
+  });
+
+  it('a pattern built at run time that the engine cannot run fails its stage clearly', async () => {
+    const flow = await createFlow(member, {
+      ...conditionFlow('{{trigger.pattern}}'),
+    });
+    const res = await member.post(`/api/flows/${flow.id}/run?wait=true`, {
+      input: { text: 'ab', pattern: '(?<=a)b' },
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.status).toBe('failed');
+    expect(res.json.error).toMatch(/^Check: Not a usable regular expression: .*\(conditions match with RE2/);
+    await expectAnswering();
+  });
+});
+
 describe('process-level handlers (agent/src/lib/process-guards.ts, compiled)', () => {
   /** Runs a script that installs the agent's guards with its logger, then leaves a promise unhandled. */
   function runGuarded(exitOnUnhandledRejection: boolean) {

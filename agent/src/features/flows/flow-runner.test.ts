@@ -178,3 +178,31 @@ describe('executeStage', () => {
     );
   });
 });
+
+describe('condition patterns (RE2)', () => {
+  const base = { id: 'c', name: 'C', kind: 'condition' };
+  const run = (value: string, compareTo: string, ignoreCase = false) =>
+    executeStage(
+      stage({ ...base, config: { value, operator: 'matches', compareTo, ignoreCase } }),
+      context,
+      env(),
+    );
+
+  it('answers a catastrophic backtracking pattern correctly (linear time: this returns at all)', async () => {
+    // (a+)+$ on n a's and a b takes about 2^n steps with a backtracking engine.
+    expect((await run(`${'a'.repeat(5000)}b`, '(a+)+$')).output).toEqual({ passed: false });
+    expect((await run('a'.repeat(5000), '(a+)+$')).output).toEqual({ passed: true });
+    expect((await run('Turn on the KITCHEN', 'kitchen', true)).output).toEqual({ passed: true });
+    expect((await run('Turn on the KITCHEN', 'kitchen')).output).toEqual({ passed: false });
+  });
+
+  it('refuses backreferences and lookarounds with a message that says why', async () => {
+    for (const pattern of ['(a)\\1', '(?=a)', '(?!a)', '(?<=a)b', '(?<!a)b']) {
+      await expect(run('aab', pattern), pattern).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringMatching(/Not a usable regular expression: .*RE2.*backreferences/),
+      });
+    }
+    await expect(run('x', 'a'.repeat(1001))).rejects.toMatchObject({ status: 400 });
+  });
+});

@@ -35,6 +35,7 @@ import {
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { LivePublisher } from '../../live/hub.js';
+import { compilePattern } from './flow-pattern.js';
 import { executeStage, pendingStage, secretKey, type RunState } from './flow-runner.js';
 import {
   flowSecretKey,
@@ -335,6 +336,16 @@ export function createFlowsService(deps: {
   function checkDefinition(definition: FlowDefinition) {
     if (definition.trigger.type === 'schedule') {
       nextRuns(definition.trigger.cron, definition.trigger.timezone, 1);
+    }
+    for (const stage of definition.stages) {
+      // A fixed pattern is checked now; one built from {{placeholders}} only when a run renders it.
+      if (stage.kind !== 'condition' || stage.config.operator !== 'matches') continue;
+      if (stage.config.compareTo.includes('{{')) continue;
+      try {
+        compilePattern(stage.config.compareTo, stage.config.ignoreCase);
+      } catch (error) {
+        throw badRequest(`Stage "${stage.name}": ${(error as Error).message}`);
+      }
     }
   }
 
