@@ -175,6 +175,43 @@ describe('regular expressions in conditions run in linear time', () => {
   });
 });
 
+describe('webhook secrets stay out of logs and diagnostics', () => {
+  it('the request log and the diagnostics bundle show hook paths without the secret', async () => {
+    const flow = await createFlow(member, {
+      name: 'Hooked',
+      trigger: { type: 'webhook' },
+      stages: [{ id: 'n', name: 'Note', kind: 'notify', config: { title: 'hook', body: '{{trigger.x}}' } }],
+    });
+    const secret = flow.webhook.productionPath.split('/').pop();
+    expect(secret.length).toBeGreaterThan(20);
+    expect((await member.put(`/api/flows/${flow.id}/status`, { status: 'active' })).status).toBe(200);
+
+    const hook = new Client(agent.url);
+    expect((await hook.post(`${flow.webhook.productionPath}?wait=true`, { x: 1 })).status).toBe(200);
+    // The test URL while not listening: a 404 whose request line is logged at info.
+    expect((await hook.post(flow.webhook.testPath, { x: 2 })).status).toBe(404);
+    expect((await member.post(`/api/flows/${flow.id}/webhook/listen`)).status).toBe(200);
+    expect((await hook.post(`${flow.webhook.testPath}?wait=true`, { x: 3 })).status).toBe(200);
+
+    const hookLines = await waitFor(
+      async () => agent.logs.filter((l) => l.includes(`/api/hooks/${flow.id}/`)),
+      (lines) => lines.length >= 3,
+      'the hook requests in the log',
+    );
+    expect(hookLines.map((l) => JSON.parse(l).path)).toEqual([
+      `/api/hooks/${flow.id}/[redacted]`,
+      `/api/hooks/${flow.id}/[redacted]/test`,
+      `/api/hooks/${flow.id}/[redacted]/test`,
+    ]);
+    expect(agent.logs.filter((l) => l.includes(secret))).toEqual([]);
+
+    const bundle = await admin.get('/api/diagnostics/bundle');
+    expect(bundle.status).toBe(200);
+    expect(bundle.text).toContain(`/api/hooks/${flow.id}/[redacted]`);
+    expect(bundle.text).not.toContain(secret);
+  });
+});
+
 describe('process-level handlers (agent/src/lib/process-guards.ts, compiled)', () => {
   /** Runs a script that installs the agent's guards with its logger, then leaves a promise unhandled. */
   function runGuarded(exitOnUnhandledRejection: boolean) {
