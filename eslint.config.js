@@ -37,6 +37,18 @@ export default tseslint.config(
     },
   },
   {
+    // A promise nobody handles ends the agent (Node's unhandled rejection): fire-and-forget work
+    // goes through lib/background.ts (inBackground) and async callbacks are not handed to code that
+    // ignores what they return. Needs type information, so only for the agent's own sources.
+    files: ['agent/src/**/*.ts'],
+    ignores: ['agent/src/**/*.test.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }],
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
     files: ['agent/src/contract/**/*.ts'],
     rules: {
       'no-restricted-imports': [

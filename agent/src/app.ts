@@ -14,6 +14,7 @@ import { readCookie } from './http/cookies.js';
 import { apiNotFound, errorHandler } from './http/error-handler.js';
 import { mountWebApp } from './http/static.js';
 import { securityHeaders } from './http/security-headers.js';
+import { redactPath } from './http/redact-path.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import {
   SESSION_COOKIE,
@@ -395,7 +396,7 @@ export function createApp(deps: AppDeps) {
       const status = c.res.status;
       const entry = {
         method: c.req.method,
-        path: c.req.path,
+        path: redactPath(c.req.path),
         status,
         ms: Math.round(performance.now() - started),
       };

@@ -5,6 +5,7 @@ import { WebSocketServer } from 'ws';
 import { loadEnv } from './env.js';
 import { openDatabase } from './db/client.js';
 import { LogRing, createLogger } from './lib/logger.js';
+import { installProcessGuards } from './lib/process-guards.js';
 import { APP_VERSION } from './lib/version.js';
 import { createSystemInfo } from './adapters/system-info.js';
 import { createMetricsSampler } from './features/metrics/metrics-sampler.js';
@@ -24,6 +25,8 @@ const SHUTDOWN_GRACE_MS = 10_000;
 const env = loadEnv();
 const logRing = new LogRing();
 const log = createLogger(env.LOG_LEVEL, logRing);
+// A forgotten promise is logged (and ends a test run's agent, so the test that caused it fails).
+installProcessGuards(process, log, { exitOnUnhandledRejection: env.NODE_ENV === 'test' });
 const handle = openDatabase(env.dataDir);
 const secrets = createSecretBox(loadOrCreateKey(env.dataDir));
 const webDist = env.NEXUS_WEB_DIST

@@ -57,4 +57,21 @@ describe('redaction for the diagnostics bundle', () => {
       raw: '{"level":30,"msg":"cut off Bearer [redacted]',
     });
   });
+
+  it('replaces webhook secrets in hook paths and flow API keys in log lines', () => {
+    const secret = 'Zm9vYmFyYmF6cXV4cXV1eHh5enp5';
+    const line = JSON.stringify({
+      level: 30,
+      msg: 'request',
+      path: `/api/hooks/12/${secret}/test`,
+      note: `curl -X POST http://hub.local/api/hooks/12/${secret}?wait=true -H 'Authorization: Bearer nxf_abcdefghijklmnopqrstuvwxyz012345'`,
+      other: 'key nxf_AbCdEfGhIjKlMnOpQrStUv in text',
+    });
+    const out = JSON.stringify(redactLogLine(line));
+    expect(out).not.toContain(secret);
+    expect(out).not.toContain('nxf_abcdefghijklmnopqrstuvwxyz012345');
+    expect(out).not.toContain('nxf_AbCdEfGhIjKlMnOpQrStUv');
+    expect(out).toContain('/api/hooks/12/[redacted]/test');
+    expect(out).toContain('http://hub.local/api/hooks/12/[redacted]?wait=true');
+  });
 });

@@ -1,3 +1,5 @@
+import { redactPath } from '../../http/redact-path.js';
+
 const SECRET_KEY =
   /pass(word|phrase)?|secret|token|api[-_]?key|authorization|cookie|totp|private[-_]?key|credential|session/i;
 
@@ -5,8 +7,8 @@ const SECRET_PATTERNS: [RegExp, string][] = [
   [/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]'],
   // JSON Web Tokens (Home Assistant long-lived tokens are JWTs).
   [/\beyJ[\w-]+\.[\w-]+\.[\w-]+/g, '[redacted]'],
-  // Satellite tokens and other prefixed keys (sk-… as cloud LLM providers issue them).
-  [/\b(nxsat_|sk-|sk_)[A-Za-z0-9_-]{8,}/g, '[redacted]'],
+  // Satellite tokens, flow API keys and other prefixed keys (sk-… as cloud LLM providers issue them).
+  [/\b(nxsat_|nxf_|sk-|sk_)[A-Za-z0-9_-]{8,}/g, '[redacted]'],
   // user:password@ in URLs.
   [/(\/\/)[^/\s:@]+:[^/\s@]+@/g, '$1[redacted]@'],
   // token=…, password=…, key=… in query strings and key=value text.
@@ -15,7 +17,9 @@ const SECRET_PATTERNS: [RegExp, string][] = [
 
 /** Replaces anything in free text that looks like a credential. */
 export function redactText(text: string): string {
-  let out = text;
+  // Webhook addresses carry their secret as a path segment (logged by lines written before the
+  // request log redacted it, or by anything else that names the address).
+  let out = redactPath(text);
   for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
   return out;
 }

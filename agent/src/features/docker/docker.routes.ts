@@ -69,7 +69,8 @@ async function runDeployment(
       open = false;
     });
     const send = (event: DeployEvent) => {
-      if (open) void out.write(`${JSON.stringify(event)}\n`);
+      // Hono's write settles even when the client is gone; catch anyway, a rejection here would end the agent.
+      if (open) out.write(`${JSON.stringify(event)}\n`).catch(() => (open = false));
     };
     try {
       const { deployment } = await run(send);

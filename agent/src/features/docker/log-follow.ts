@@ -1,5 +1,6 @@
 import type { DockerAdapter, LogFollow, LogLine } from '../../adapters/docker.js';
 import { DOCKER_LOGS_TOPIC, type DockerLogsEvent } from '../../contract/docker.js';
+import { inBackground } from '../../lib/background.js';
 import type { Logger } from '../../lib/logger.js';
 import type { LivePublisher } from '../../live/hub.js';
 
@@ -84,7 +85,7 @@ export function registerDockerLogTopics(deps: {
       if (stopped || reattach) return;
       reattach = setTimeout(() => {
         reattach = null;
-        void attach(false);
+        inBackground(log, 'docker logs: re-attaching', () => attach(false));
       }, REATTACH_INTERVAL_MS);
       reattach.unref();
     };
@@ -139,7 +140,7 @@ export function registerDockerLogTopics(deps: {
       }
     }
 
-    void attach(true);
+    inBackground(log, 'docker logs: attaching', () => attach(true));
     return {
       stop() {
         stopped = true;

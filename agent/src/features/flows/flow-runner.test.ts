@@ -178,3 +178,32 @@ describe('executeStage', () => {
     );
   });
 });
+
+describe('condition patterns (RE2)', () => {
+  const base = { id: 'c', name: 'C', kind: 'condition' };
+  const run = (value: string, compareTo: string, ignoreCase = false) =>
+    executeStage(
+      stage({ ...base, config: { value, operator: 'matches', compareTo, ignoreCase } }),
+      context,
+      env(),
+    );
+
+  it('matches as RegExp did for ordinary patterns', async () => {
+    // The catastrophic case ((a+)+$ on many a's and a b) is in tests/integration/flows-hardening:
+    // with a backtracking engine it would hang this worker rather than fail.
+    expect((await run('a'.repeat(5000), '(a+)+$')).output).toEqual({ passed: true });
+    expect((await run('aaab', '^(a+)+b$')).output).toEqual({ passed: true });
+    expect((await run('Turn on the KITCHEN', 'kitchen', true)).output).toEqual({ passed: true });
+    expect((await run('Turn on the KITCHEN', 'kitchen')).output).toEqual({ passed: false });
+  });
+
+  it('refuses backreferences and lookarounds with a message that says why', async () => {
+    for (const pattern of ['(a)\\1', '(?=a)', '(?!a)', '(?<=a)b', '(?<!a)b']) {
+      await expect(run('aab', pattern), pattern).rejects.toMatchObject({
+        status: 400,
+        message: expect.stringMatching(/Not a usable regular expression: .*RE2.*backreferences/),
+      });
+    }
+    await expect(run('x', 'a'.repeat(1001))).rejects.toMatchObject({ status: 400 });
+  });
+});

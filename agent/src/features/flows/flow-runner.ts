@@ -1,5 +1,6 @@
 import type { Stage, StageRun } from '../../contract/flows.js';
 import { HttpError } from '../../lib/http-error.js';
+import { matchesPattern } from './flow-pattern.js';
 import { renderJsonTemplate, renderTemplate } from './flow-template.js';
 import type { FlowPorts } from './flows.ports.js';
 
@@ -65,15 +66,9 @@ function compare(operator: string, value: string, compareTo: string, ignoreCase:
       return a.includes(b);
     case 'not_contains':
       return !a.includes(b);
-    case 'matches': {
-      let pattern: RegExp;
-      try {
-        pattern = new RegExp(compareTo, ignoreCase ? 'i' : '');
-      } catch (error) {
-        throw new HttpError(400, `Not a valid regular expression: ${(error as Error).message}`);
-      }
-      return pattern.test(value);
-    }
+    case 'matches':
+      // Linear-time engine: a member's pattern cannot stall the agent (flow-pattern.ts).
+      return matchesPattern(compareTo, value, ignoreCase);
     case 'is_empty':
       return value.trim() === '';
     case 'not_empty':

@@ -37,9 +37,15 @@ export function createFlowScheduler(deps: { log: Logger; fire: (flowId: number) 
       try {
         // protect: a run that takes longer than the interval is not started twice at once;
         // unref: a pending tick never holds the process open when the agent shuts down.
+        // catch: croner does not await a tick, so a run that rejects would be an unhandled rejection.
         const job = new Cron(
           flow.schedule.cron,
-          { timezone: flow.schedule.timezone, protect: true, unref: true },
+          {
+            timezone: flow.schedule.timezone,
+            protect: true,
+            unref: true,
+            catch: (err) => deps.log.error({ flowId: flow.id, err }, 'flows: scheduled run failed'),
+          },
           () => deps.fire(flow.id),
         );
         jobs.set(flow.id, { key, job });

@@ -48,3 +48,40 @@ describe('flow secrets', () => {
     );
   });
 });
+
+describe('secret masking of encoded forms', () => {
+  // A secret with the characters that URLs and forms escape: & / + space # ? % and a non-ASCII letter.
+  const secret = 'p&ss/w rd+1#?%é';
+
+  it('masks the secret as URLs, query strings, form bodies and JSON text write it', () => {
+    const mask = secretMasker([secret]);
+    const url = new URL('https://api.example/');
+    url.pathname = `/hook/${secret}`;
+    url.search = `?raw=${secret}`;
+    const forms = [
+      secret,
+      encodeURIComponent(secret),
+      encodeURIComponent(secret).toLowerCase(),
+      encodeURI(secret),
+      new URLSearchParams({ token: secret }).toString(),
+      encodeURIComponent(secret).replace(/%20/g, '+'),
+      url.href,
+      JSON.stringify({ echoed: secret }),
+    ];
+    for (const text of forms) {
+      const masked = mask({ text }) as { text: string };
+      expect(masked.text, text).toContain('••••');
+      for (const leak of ['p&ss', 'ss/w', 'p%26ss', 'w%20rd', 'w+rd', 'rd+1', 'rd%2B1']) {
+        expect(masked.text, text).not.toContain(leak);
+      }
+    }
+    expect(mask('https://api.example/?token=' + encodeURIComponent(secret) + '&page=2')).toBe(
+      'https://api.example/?token=••••&page=2',
+    );
+  });
+
+  it('leaves text without the secret untouched, encoded look-alikes included', () => {
+    const mask = secretMasker([secret]);
+    expect(mask('p%26ss is half of it; %2F alone too')).toBe('p%26ss is half of it; %2F alone too');
+  });
+});

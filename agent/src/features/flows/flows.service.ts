@@ -35,6 +35,7 @@ import {
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { LivePublisher } from '../../live/hub.js';
+import { compilePattern } from './flow-pattern.js';
 import { executeStage, pendingStage, secretKey, type RunState } from './flow-runner.js';
 import {
   flowSecretKey,
@@ -62,6 +63,8 @@ export const API_KEY_RATE = { perSecond: 1, burst: 30 };
 /** A stage's input/output stored with the run is cut to this many characters of JSON. */
 const STORED_VALUE_MAX_CHARS = 32 * 1024;
 const CLIPS_DIR = 'flows/clips';
+/** What a run says when it broke off outside any stage; the details are in the agent's log. */
+export const RUN_BROKE_OFF = 'The run broke off on an internal error; the agent log has the details';
 
 export interface Actor {
   id: number;
@@ -88,6 +91,15 @@ function bounded(value: unknown): unknown {
   return text.length > STORED_VALUE_MAX_CHARS
     ? { truncated: `${text.slice(0, STORED_VALUE_MAX_CHARS)}…` }
     : value;
+}
+
+function storable(value: unknown): boolean {
+  try {
+    JSON.stringify(value);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function isWav(buffer: Buffer): boolean {
@@ -325,6 +337,16 @@ export function createFlowsService(deps: {
     if (definition.trigger.type === 'schedule') {
       nextRuns(definition.trigger.cron, definition.trigger.timezone, 1);
     }
+    for (const stage of definition.stages) {
+      // A fixed pattern is checked now; one built from {{placeholders}} only when a run renders it.
+      if (stage.kind !== 'condition' || stage.config.operator !== 'matches') continue;
+      if (stage.config.compareTo.includes('{{')) continue;
+      try {
+        compilePattern(stage.config.compareTo, stage.config.ignoreCase);
+      } catch (error) {
+        throw badRequest(`Stage "${stage.name}": ${(error as Error).message}`);
+      }
+    }
   }
 
   // ---- runs ----
@@ -420,10 +442,56 @@ export function createFlowsService(deps: {
     };
     publishRun(row);
 
-    const execution = execute(flow, row, definition, stages, startIndex, context, opts.audio ?? null);
+    const started = row;
+    // Never rejects: nobody awaits a run started without ?wait, and a rejection nobody handles
+    // would end the agent. A run that breaks outside its stages is recorded as failed.
+    const execution: Promise<FlowRun> = execute(
+      flow,
+      row,
+      definition,
+      stages,
+      startIndex,
+      context,
+      opts.audio ?? null,
+    )
+      .catch((error: unknown) => abandonRun(flow.id, started, stages, error))
+      .finally(() => inFlight.delete(execution));
     inFlight.add(execution);
-    void execution.finally(() => inFlight.delete(execution));
     if (opts.wait) return execution;
+    return toRun(row);
+  }
+
+  /**
+   * A run whose own bookkeeping failed (a record that cannot be written or serialized): marked
+   * failed if the database still takes it, logged either way, and answered as failed.
+   */
+  function abandonRun(flowId: number, started: FlowRunRow, stages: StageRun[], error: unknown): FlowRun {
+    deps.log.error({ flowId, runId: started.id, err: error }, 'flows: run broke off');
+    const finished = now();
+    const changes = {
+      status: 'failed' as const,
+      error: RUN_BROKE_OFF,
+      stages: JSON.stringify(
+        stages.map((stage): StageRun => {
+          const settled: StageRun =
+            stage.status === 'running'
+              ? { ...stage, status: 'failed', error: RUN_BROKE_OFF }
+              : stage.status === 'pending'
+                ? { ...stage, status: 'skipped' }
+                : stage;
+          return storable(settled) ? settled : { ...settled, input: null, output: null };
+        }),
+      ),
+      finishedAt: new Date(finished),
+      durationMs: finished - started.startedAt.getTime(),
+    };
+    const row = { ...started, ...changes };
+    try {
+      repo.updateRun(started.id, changes);
+      publishRun(row);
+    } catch (err) {
+      deps.log.error({ flowId, runId: started.id, err }, 'flows: could not record the failed run');
+    }
     return toRun(row);
   }
 
@@ -444,6 +512,15 @@ export function createFlowsService(deps: {
     // Templates read {{secrets.NAME}}; the run's records never show a value (masked below).
     const runContext = { ...context, secrets: named };
     const mask = secretMasker([...secrets.values()]);
+    // What a stage took and gave, as the run keeps it: masked and cut to size. A value that cannot
+    // be serialized (nested thousands deep, e.g. a hostile HTTP answer) is left out, not fatal.
+    const recorded = (value: unknown): unknown => {
+      try {
+        return bounded(mask(value));
+      } catch {
+        return { omitted: 'This value could not be stored (it is nested too deeply)' };
+      }
+    };
     const owner = { id: flow.ownerId, role: flow.ownerRole };
     let row = initial;
     let runError: string | null = null;
@@ -466,8 +543,8 @@ export function createFlowsService(deps: {
         stages[i] = {
           ...stages[i]!,
           status: 'succeeded',
-          input: bounded(mask(outcome.input)),
-          output: bounded(mask(outcome.output)),
+          input: recorded(outcome.input),
+          output: recorded(outcome.output),
           durationMs: Math.round(performance.now() - t0),
         };
         context.stages[stage.id] = outcome.output;
@@ -483,15 +560,19 @@ export function createFlowsService(deps: {
           continue;
         }
       } catch (error) {
-        const detail = error as Error & { input?: unknown; output?: unknown };
-        const message = mask(detail.message) as string;
+        // Anything can be thrown; a stage failure is recorded from whatever it was.
+        const detail = (error instanceof Error ? error : new Error(String(error))) as Error & {
+          input?: unknown;
+          output?: unknown;
+        };
+        const message = String(mask(detail.message));
         runError = `${stage.name}: ${message}`;
         stages[i] = {
           ...stages[i]!,
           status: 'failed',
           error: message,
-          input: bounded(mask(detail.input ?? null)),
-          output: bounded(mask(detail.output ?? null)),
+          input: recorded(detail.input ?? null),
+          output: recorded(detail.output ?? null),
           durationMs: Math.round(performance.now() - t0),
         };
         for (let j = i + 1; j < stages.length; j++) stages[j] = { ...stages[j]!, status: 'skipped' };

@@ -16,6 +16,7 @@ import {
   type HaStatus,
 } from '../../contract/home-assistant.js';
 import type { Logger } from '../../lib/logger.js';
+import { inBackground } from '../../lib/background.js';
 import { EntityCache, type RegistrySnapshot } from './entity-cache.js';
 import type { HaConfig, HaConfigStore } from './ha-config.js';
 
@@ -189,7 +190,7 @@ export function createHaConnection(deps: {
     const delay = Math.min(t.retryInitialMs * 2 ** (retryAttempts - 1), t.retryMaxMs);
     nextRetryAt = now() + delay;
     setState('disconnected', reason);
-    retryTimer = setTimeout(() => void connect(gen), delay);
+    retryTimer = setTimeout(() => inBackground(log, 'Home Assistant: connecting', () => connect(gen)), delay);
     retryTimer.unref();
   }
 
@@ -223,7 +224,10 @@ export function createHaConnection(deps: {
     }
     session = opened;
     opened.onDisconnected(() => gen === generation && lostConnection());
-    opened.onReady(() => gen === generation && void reconnected(gen));
+    opened.onReady(() => {
+      if (gen === generation)
+        inBackground(log, 'Home Assistant: re-reading after reconnecting', () => reconnected(gen));
+    });
     opened.onAuthRejected(() => gen === generation && rejectToken());
     try {
       await opened.subscribeStateChanged((event) => gen === generation && onStateChanged(event));
@@ -298,7 +302,7 @@ export function createHaConnection(deps: {
     setState('connected', null);
     publish({ type: 'resync' });
     startPinging(gen);
-    void refillGap(gen, gapStart, changed);
+    inBackground(log, 'Home Assistant: refilling the history gap', () => refillGap(gen, gapStart, changed));
   }
 
   /** get_states, get_config and the registries; returns the ids that changed against the cache. */
@@ -338,15 +342,18 @@ export function createHaConnection(deps: {
 
   function scheduleRegistryReload(gen: number) {
     if (registryTimer) return;
-    registryTimer = setTimeout(async () => {
+    registryTimer = setTimeout(() => {
       registryTimer = null;
       if (gen !== generation || !session) return;
-      try {
-        cache.setRegistries(await loadRegistries(session));
-        publish({ type: 'resync' });
-      } catch (err) {
-        log.warn({ err }, 'reloading the Home Assistant registries failed');
-      }
+      const current = session;
+      inBackground(log, 'Home Assistant: reloading the registries', async () => {
+        try {
+          cache.setRegistries(await loadRegistries(current));
+          publish({ type: 'resync' });
+        } catch (err) {
+          log.warn({ err }, 'reloading the Home Assistant registries failed');
+        }
+      });
     }, t.registryReloadDelayMs);
     registryTimer.unref();
   }
@@ -478,12 +485,12 @@ export function createHaConnection(deps: {
       if (gen !== generation) return;
       announce();
       if (state === 'connected') {
-        pingTimer = setTimeout(() => void tick(), t.pingIntervalMs);
+        pingTimer = setTimeout(() => inBackground(log, 'Home Assistant: ping', tick), t.pingIntervalMs);
         pingTimer.unref();
       }
     };
     // The first ping right away, so the dashboard has a response time at once.
-    void tick();
+    inBackground(log, 'Home Assistant: ping', tick);
   }
 
   // ---- public ---------------------------------------------------------------------------------
@@ -501,7 +508,7 @@ export function createHaConnection(deps: {
       return;
     }
     target = config;
-    void connect(generation);
+    inBackground(log, 'Home Assistant: connecting', () => connect(generation));
   }
 
   /** Reconnects with the stored settings; resolves once the first attempt settled or after `waitMs`. */

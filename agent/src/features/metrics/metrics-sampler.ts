@@ -9,6 +9,7 @@ import type {
   SystemInfoAdapter,
 } from '../../adapters/system-info.js';
 import { countsTowardTraffic, pickCpuTemperature } from '../../adapters/system-info.js';
+import { inBackground } from '../../lib/background.js';
 import type { Logger } from '../../lib/logger.js';
 import { MinuteAggregator } from './aggregate.js';
 import { RingBuffer } from './ring-buffer.js';
@@ -207,7 +208,9 @@ export function createMetricsSampler(opts: {
       if (minute) minutes.push(minute);
 
       if (current.at - routeAt >= ROUTE_INTERVAL_MS) refreshRoute(current.at);
-      if (disksAt === null || current.at - disksAt >= DISK_INTERVAL_MS) void refreshDisks();
+      if (disksAt === null || current.at - disksAt >= DISK_INTERVAL_MS) {
+        inBackground(log, 'metrics: reading disks', refreshDisks);
+      }
       if (
         current.at < processInterestUntil &&
         (!processSnapshot || current.at - processSnapshot.sampledAt >= PROCESS_INTERVAL_MS)
@@ -239,10 +242,10 @@ export function createMetricsSampler(opts: {
       running = true;
       previous = read();
       refreshRoute(previous.at);
-      void refreshDisks();
+      inBackground(log, 'metrics: reading disks', refreshDisks);
       timer = setTimeout(() => {
-        void tick();
-        timer = setInterval(() => void tick(), SAMPLE_INTERVAL_MS);
+        inBackground(log, 'metrics: sampling', tick);
+        timer = setInterval(() => inBackground(log, 'metrics: sampling', tick), SAMPLE_INTERVAL_MS);
         timer.unref();
       }, FIRST_SAMPLE_DELAY_MS);
       timer.unref();
