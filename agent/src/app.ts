@@ -86,6 +86,9 @@ import { configFacts, databaseFacts } from './features/nexus-management/agent-fa
 import { createFlowsFeature } from './features/flows/flows.feature.js';
 import { chatAsLlmPort } from './features/flows/port-adapters.js';
 import { createHttpRequester } from './adapters/http-request.js';
+import { createOutboundGuard } from './adapters/outbound-guard.js';
+import { createOutboundSettings } from './features/settings/outbound-settings.js';
+import { outboundSettingsRoutes } from './features/settings/outbound-settings.routes.js';
 import { createSpeechRepository } from './features/speech/speech.repository.js';
 import { createSpeechService } from './features/speech/speech.service.js';
 import { speechRoutes } from './features/speech/speech.routes.js';
@@ -159,6 +162,7 @@ function apiRoutes(
     now: deps.now,
   });
   const settings = createSettingsRepository(deps.db, deps.now);
+  const outboundSettings = createOutboundSettings(settings);
   const homeAssistant = startHomeAssistant({
     ...deps,
     adapter: deps.homeAssistant ?? createHomeAssistantAdapter(),
@@ -296,7 +300,8 @@ function apiRoutes(
             .id,
         }),
       },
-      http: createHttpRequester(),
+      // Members choose these URLs: every hop passes the outbound guard and the admin's allow-list.
+      http: createHttpRequester({ guard: createOutboundGuard({ allowList: outboundSettings.allowList }) }),
       speech: speech.port,
     },
   });
@@ -328,6 +333,7 @@ function apiRoutes(
     .route('/ha-patterns', haPatternsRoutes(deps.haHealth ?? homeAssistant.health))
     .route('/ha', homeAssistantRoutes(homeAssistant))
     .route('/settings/home-assistant', homeAssistantSettingsRoutes(homeAssistant))
+    .route('/settings/outbound', outboundSettingsRoutes(outboundSettings))
     .route('/subscription', subscriptionRoutes(subscription))
     .route('/docker', docker.routes)
     .route(

@@ -70,6 +70,9 @@ beforeAll(async () => {
   expect(aliceAccount.role).toBe('user');
   bob = new Client(agent.url);
   await signUp(bob, { name: 'Bob' });
+  // The echo server is on loopback, which members' http_request stages reach only when an admin allows it.
+  const allowed = await owner.put('/api/settings/outbound', { allowList: [new URL(echo.url).host] });
+  expect(allowed.status, allowed.text).toBe(200);
 });
 
 afterAll(async () => {

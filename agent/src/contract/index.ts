@@ -15,5 +15,6 @@ export * from './setup.js';
 export * from './nexus-management.js';
 export * from './llm.js';
 export * from './flows.js';
+export * from './outbound.js';
 export * from './speech.js';
 export * from './wake-words.js';

@@ -9,8 +9,10 @@ import {
   haEntityListSchema,
   satelliteListSchema,
   flowVersionSchema,
+  outboundSettingsSchema,
   schedulePreviewSchema,
   type CreateApiKeyInput,
+  type OutboundSettingsInput,
   type FlowDefinitionInput,
   type FlowExport,
   type FlowRun,
@@ -235,5 +237,24 @@ export function useRevokeApiKey() {
     mutationFn: async (id: number) =>
       apiKeySchema.parse(await apiJson<unknown>('POST', `${FLOWS_API}/api-keys/${id}/revoke`)),
     onSuccess: () => client.invalidateQueries({ queryKey: flowKeys.apiKeys() }),
+  });
+}
+
+/** The admin's allow-list for flows' outbound requests (admins only; members get 403). */
+export const OUTBOUND_SETTINGS_API = '/api/settings/outbound';
+
+export const outboundSettingsQueryOptions = (enabled: boolean) =>
+  queryOptions({
+    queryKey: [OUTBOUND_SETTINGS_API] as const,
+    queryFn: async () => outboundSettingsSchema.parse(await apiJson<unknown>('GET', OUTBOUND_SETTINGS_API)),
+    enabled,
+  });
+
+export function useSaveOutboundSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (settings: OutboundSettingsInput) =>
+      outboundSettingsSchema.parse(await apiJson<unknown>('PUT', OUTBOUND_SETTINGS_API, settings)),
+    onSuccess: (saved) => client.setQueryData([OUTBOUND_SETTINGS_API], saved),
   });
 }

@@ -13,7 +13,9 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Skeleton } from '@/components/ui/skeleton';
 import { StatusPill } from '@/components/ui/status-pill';
 import { toast } from '@/components/ui/use-toast';
+import { useAuth } from '@/features/auth';
 import { flowsQueryOptions, useCreateFlow } from '../api';
+import { HomeNetworkAccessCard } from './home-network-card';
 import { RunStatusPill } from './run-view';
 
 export const builderPath = (id: number) => `/advanced-pipeline?flow=${id}`;
@@ -30,6 +32,7 @@ export function GalleryPage() {
   const flows = useQuery(flowsQueryOptions());
   const create = useCreateFlow();
   const [, navigate] = useLocation();
+  const { isAdmin } = useAuth();
 
   function start(definition: FlowDefinitionInput) {
     create.mutate(definition, {
@@ -156,6 +159,8 @@ export function GalleryPage() {
           ))}
         </ul>
       </section>
+
+      {isAdmin ? <HomeNetworkAccessCard /> : null}
     </div>
   );
 }
