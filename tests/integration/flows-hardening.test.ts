@@ -59,6 +59,9 @@ beforeAll(async () => {
   member = new Client(agent.url);
   const account = await signUp(member, { name: 'Member' });
   expect(account.role).toBe('user');
+  // The deep-JSON server is on loopback, which flows reach only when an admin allows it.
+  const allowed = await admin.put('/api/settings/outbound', { allowList: [new URL(deep.url).host] });
+  expect(allowed.status, allowed.text).toBe(200);
 });
 
 afterAll(async () => {
