@@ -17,3 +17,4 @@ export * from './llm.js';
 export * from './flows.js';
 export * from './speech.js';
 export * from './wake-words.js';
+export * from './invites.js';
