@@ -14,6 +14,11 @@ export const TEST_PASSWORD = 'correct horse battery staple';
 /** The first account each agent (by URL) saw through signUp: the owner who invites the rest. */
 const owners = new Map<string, { email: string; password: string; session: Client | null }>();
 
+/** Tells signUp who owns the agent at `baseUrl` when a test made the first account itself. */
+export function rememberOwner(baseUrl: string, owner: { email: string; password: string }): void {
+  owners.set(baseUrl, { ...owner, session: null });
+}
+
 /** The owner's own session, apart from the test's clients (which may sign out or be replaced). */
 async function ownerSession(baseUrl: string, fresh = false): Promise<Client | null> {
   const owner = owners.get(baseUrl);
