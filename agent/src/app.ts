@@ -24,6 +24,10 @@ import {
 import { createAuthService, toPublicUser } from './features/auth/auth.service.js';
 import { authRoutes, clientInfo, setSessionCookie } from './features/auth/auth.routes.js';
 import { userRoutes } from './features/auth/users.routes.js';
+import { createRegistrationService } from './features/auth/registration.service.js';
+import { inviteRoutes, registrationRoutes } from './features/auth/invites.routes.js';
+import { isLocalAddress } from './lib/address-class.js';
+import { clientAddress } from './http/request-info.js';
 import type { AuthLimits } from './features/auth/login-throttle.js';
 import type { RouterRoute } from 'hono/types';
 import type { Mailer } from './adapters/mailer.js';
@@ -144,12 +148,20 @@ function apiRoutes(
   deps: Required<Pick<AppDeps, 'sessions' | 'notifications' | 'system' | 'live'>> &
     AppDeps & { routeTable: () => readonly RouterRoute[] },
 ) {
+  const registration = createRegistrationService({
+    db: deps.db,
+    settings: createSettingsRepository(deps.db, deps.now),
+    defaultMode: deps.env.NEXUS_REGISTRATION,
+    log: deps.log,
+    now: deps.now,
+  });
   const auth = createAuthService({
     db: deps.db,
     sessions: deps.sessions,
     secrets: deps.secrets,
     log: deps.log,
     limits: deps.authLimits,
+    registration,
     now: deps.now,
   });
   const passwordResets = createPasswordResetService({
@@ -311,6 +323,11 @@ function apiRoutes(
     publicUrl: deps.env.NEXUS_PUBLIC_URL ?? null,
   });
   const trustProxy = deps.env.NEXUS_TRUST_PROXY;
+  const inviteOptions = {
+    publicUrl: deps.env.NEXUS_PUBLIC_URL ?? null,
+    trustProxy,
+    hasAccounts: () => auth.hasAccounts(),
+  };
   return new Hono<AppEnv>()
     .route('/health', healthRoutes(APP_VERSION))
     .route(
@@ -319,7 +336,9 @@ function apiRoutes(
     )
     .route('/notifications', notificationRoutes(deps.notifications))
     .route('/docs', docsRoutes(APP_VERSION, deps.routeTable))
+    .route('/auth/registration', registrationRoutes(registration, inviteOptions))
     .route('/auth', authRoutes(auth, { trustProxy: deps.env.NEXUS_TRUST_PROXY }))
+    .route('/invites', inviteRoutes(registration, inviteOptions))
     .route('/users', userRoutes(auth))
     .route('/live', liveRoutes({ live: deps.live, stillSignedIn: (t) => deps.sessions.validate(t) !== null }))
     .route('/nexus', nexusStatusRoutes(metrics))
@@ -347,6 +366,7 @@ function apiRoutes(
           setSessionCookie(c, session, trustProxy);
           return toPublicUser(user);
         },
+        isLocalClient: (c) => isLocalAddress(clientAddress(c, trustProxy)),
       }),
     )
     .route('/diagnostics/jetson', jetsonRoutes(jetson))

@@ -39,6 +39,12 @@ const envSchema = z.object({
    */
   NEXUS_PUBLIC_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Who may create an account once the hub has its owner, until an admin chooses on the User
+   * Management screen: `open` (anyone who reaches the hub), `invite` (a one-time invite from an
+   * admin), `closed` (nobody).
+   */
+  NEXUS_REGISTRATION: z.enum(['open', 'invite', 'closed']).default('invite'),
   /** Set when a TLS-terminating proxy sits in front of the agent, so cookies get the Secure flag. */
   NEXUS_TRUST_PROXY: z
     .enum(['true', 'false', '1', '0'])

@@ -59,7 +59,18 @@ test.describe('system diagnostics', () => {
     const context = await browser.newContext({ baseURL: agent.url, locale: 'en-US', acceptDownloads: true });
     const page = await context.newPage();
     const email = `diag-${randomUUID().slice(0, 8)}@example.com`;
-    const res = await page.request.post('/api/auth/register', { data: { name, email, password: PASSWORD } });
+    // After the owner, people join with an invite the owner makes, as in a household.
+    let inviteCode: string | undefined;
+    if (owner) {
+      const invite = await owner.page.request.post('/api/invites', {
+        data: { role: 'user', expiresInHours: 1 },
+      });
+      expect(invite.status()).toBe(201);
+      inviteCode = ((await invite.json()) as { code: string }).code;
+    }
+    const res = await page.request.post('/api/auth/register', {
+      data: { name, email, password: PASSWORD, inviteCode },
+    });
     expect(res.status(), await res.text()).toBe(201);
     return { context, page, email };
   }

@@ -15,7 +15,11 @@ const test = base.extend<object, { dockerAgent: RunningAgent }>({
   dockerAgent: [
     // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies by destructuring
     async ({}, use) => {
-      const agent = await startAgent({ env: { DOCKER_HOST: ensureDockerEngine() } });
+      // The specs of this worker share the hub, each as a new visitor who registers: registration is
+      // open here on purpose (invite mode, the default, is tested in registration.spec.ts).
+      const agent = await startAgent({
+        env: { DOCKER_HOST: ensureDockerEngine(), NEXUS_REGISTRATION: 'open' },
+      });
       await use(agent);
       await agent.stop();
     },

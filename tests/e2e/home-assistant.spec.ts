@@ -23,7 +23,9 @@ const test = base.extend<object, { haAgent: RunningAgent; sim: HomeAssistantSim 
   haAgent: [
     // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies by destructuring
     async ({}, use) => {
-      const agent = await startAgent();
+      // The specs of this worker share the hub, each as a new visitor who registers: registration is
+      // open here on purpose (invite mode, the default, is tested in registration.spec.ts).
+      const agent = await startAgent({ env: { NEXUS_REGISTRATION: 'open' } });
       await skipFirstBootWizard(agent.url);
       await use(agent);
       await agent.stop();

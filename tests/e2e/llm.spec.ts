@@ -26,7 +26,9 @@ const test = base.extend<object, { ollama: OllamaApiSim; llmAgent: RunningAgent 
   ],
   llmAgent: [
     async ({ ollama }, use) => {
-      const agent = await startAgent({ env: { OLLAMA_URL: ollama.url } });
+      // The specs of this worker share the hub, each as a new visitor who registers: registration is
+      // open here on purpose (invite mode, the default, is tested in registration.spec.ts).
+      const agent = await startAgent({ env: { OLLAMA_URL: ollama.url, NEXUS_REGISTRATION: 'open' } });
       await use(agent);
       await agent.stop();
     },

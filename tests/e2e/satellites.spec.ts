@@ -33,7 +33,16 @@ async function signedUp(browser: Browser, name: string) {
   const context = await browser.newContext({ baseURL: hub.url });
   const page = await context.newPage();
   const email = `sat-${randomBytes(3).toString('hex')}@example.com`;
-  const res = await page.request.post('/api/auth/register', { data: { name, email, password } });
+  // After the owner, people join with an invite the owner makes, as in a household.
+  let inviteCode: string | undefined;
+  if (owner) {
+    const invite = await owner.page.request.post('/api/invites', {
+      data: { role: 'user', expiresInHours: 1 },
+    });
+    expect(invite.status()).toBe(201);
+    inviteCode = ((await invite.json()) as { code: string }).code;
+  }
+  const res = await page.request.post('/api/auth/register', { data: { name, email, password, inviteCode } });
   expect(res.status(), await res.text()).toBe(201);
   const { user } = (await res.json()) as { user: { role: string } };
   return { context, page, role: user.role };

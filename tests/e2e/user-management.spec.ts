@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from '@playwright/test';
-import { authResponseSchema, userListSchema, type PublicUser } from '../../agent/src/contract/index.js';
+import {
+  authResponseSchema,
+  createdInviteSchema,
+  userListSchema,
+  type PublicUser,
+} from '../../agent/src/contract/index.js';
 import { startAgent, type RunningAgent } from '../support/agent.js';
 import { expectNoSeriousAxeViolations } from './axe.js';
 import { expect, skipFirstBootWizard, test } from './support.js';
@@ -38,6 +43,12 @@ async function roleOf(request: APIRequestContext, id: number) {
   return (await listUsers(request)).find((u) => u.id === id)?.role;
 }
 
+async function invite(request: APIRequestContext, role: 'user' | 'admin' = 'user'): Promise<string> {
+  const res = await request.post('/api/invites', { data: { role, expiresInHours: 1 } });
+  expect(res.status(), await res.text()).toBe(201);
+  return createdInviteSchema.parse(await res.json()).code;
+}
+
 async function openScreen(page: Page) {
   await page.goto('/user-management');
   await expect(page.getByRole('heading', { level: 1, name: 'User Management', exact: true })).toBeVisible();
@@ -53,6 +64,8 @@ test.describe('user management', () => {
   // only the first account on a hub is its superadmin.
   let agent: RunningAgent;
   let owner: Person;
+  /** The owner's API session once the owner exists; everyone later registers with its invites. */
+  let ownerRequest: APIRequestContext | null = null;
   const people: Person[] = [];
 
   /** Registers an account in a browser context of its own, so no other page's session is replaced. */
@@ -60,7 +73,11 @@ test.describe('user management', () => {
     const context = await browser.newContext({ baseURL: agent.url });
     const page = await context.newPage();
     const email = `users-${randomUUID().slice(0, 8)}@example.com`;
-    const res = await page.request.post('/api/auth/register', { data: { name, email, password: PASSWORD } });
+    // After the owner, people join as in a household: with an invite the owner makes.
+    const inviteCode = ownerRequest ? await invite(ownerRequest) : undefined;
+    const res = await page.request.post('/api/auth/register', {
+      data: { name, email, password: PASSWORD, ...(inviteCode ? { inviteCode } : {}) },
+    });
     expect(res.status(), await res.text()).toBe(201);
     const person = { context, page, user: authResponseSchema.parse(await res.json()).user };
     people.push(person);
@@ -72,6 +89,7 @@ test.describe('user management', () => {
     await skipFirstBootWizard(agent.url);
     owner = await register(browser, 'Olive Owner');
     expect(owner.user.role).toBe('superadmin');
+    ownerRequest = owner.page.request;
   });
 
   test.afterAll(async () => {

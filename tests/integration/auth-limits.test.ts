@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../support/agent.js';
-import { TEST_PASSWORD, signUp, uniqueEmail } from '../support/auth.js';
+import { TEST_PASSWORD, createInvite, signUp, uniqueEmail } from '../support/auth.js';
 import { Client } from '../support/http.js';
 
 /**
@@ -143,30 +143,26 @@ describe('failed sign-ins per client address', () => {
 describe('sign-ups per client address', () => {
   it('allows 100 an hour from one address, then answers 429', async () => {
     const c = browserAt();
-    const email = uniqueEmail('many');
-    expect(
-      (await c.post('/api/auth/register', { name: 'Many', email, password: TEST_PASSWORD })).status,
-    ).toBe(201);
-    // Attempts count whether they succeed or not; duplicates are quick to answer.
+    await signUp(c, { name: 'Many' });
+    // Attempts count whether they succeed or not; ones without an invite are quick to refuse.
     for (let i = 1; i < 100; i++) {
-      const res = await c.post('/api/auth/register', { name: 'Many', email, password: TEST_PASSWORD });
-      expect(res.status).toBe(409);
+      const res = await c.post('/api/auth/register', {
+        name: 'Many',
+        email: uniqueEmail(),
+        password: TEST_PASSWORD,
+      });
+      expect(res.status).toBe(403);
     }
+    // Even a valid invite waits once the address has used its budget.
+    const { code } = await createInvite(agent.url);
     const res = await c.post('/api/auth/register', {
       name: 'Many',
       email: uniqueEmail(),
       password: TEST_PASSWORD,
+      inviteCode: code,
     });
     expectThrottled(res, 3600);
-    expect(
-      (
-        await browserAt().post('/api/auth/register', {
-          name: 'Else',
-          email: uniqueEmail(),
-          password: TEST_PASSWORD,
-        })
-      ).status,
-    ).toBe(201);
+    await signUp(browserAt(), { name: 'Else', inviteCode: code });
   });
 });
 

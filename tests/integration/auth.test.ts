@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { Agent as UndiciAgent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../support/agent.js';
-import { TEST_PASSWORD, signUp, uniqueEmail } from '../support/auth.js';
+import { TEST_PASSWORD, createInvite, rememberOwner, signUp, uniqueEmail } from '../support/auth.js';
 import { Client } from '../support/http.js';
 
 const SESSION_COOKIE = 'nexus_session';
@@ -34,6 +34,8 @@ describe('registration', () => {
     });
     passwordsUsed.add('owner password 1');
     expect(res.status).toBe(201);
+    // Later accounts come through invites the owner makes (tests/support/auth.ts).
+    rememberOwner(agent.url, { email: 'Owner@Example.com', password: 'owner password 1' });
     expect(Object.keys(res.json.user).sort()).toEqual(PUBLIC_USER_KEYS);
     expect(res.json.user).toMatchObject({
       name: 'Ann Owner',
@@ -72,11 +74,14 @@ describe('registration', () => {
     const c = client();
     const { email } = await signUp(c, { password: 'first password 1' });
     passwordsUsed.add('first password 1');
+    // With a valid invite, so the email is what is refused; the invite stays unused for another try.
+    const { code: inviteCode } = await createInvite(agent.url);
     for (const variant of [email, email.toUpperCase(), `  ${email.replace(/^u/, 'U')}  `]) {
       const res = await client().post('/api/auth/register', {
         name: 'Impostor',
         email: variant,
         password: 'other password 1',
+        inviteCode,
       });
       expect(res.status).toBe(409);
       expect(res.json.message).toContain('already exists');
@@ -343,7 +348,8 @@ describe('secrets', () => {
 describe('a race for the first account', () => {
   let fresh: RunningAgent;
   beforeAll(async () => {
-    fresh = await startAgent();
+    // Open registration, where strangers race the owner (invite mode: tests/integration/registration.test.ts).
+    fresh = await startAgent({ env: { NEXUS_REGISTRATION: 'open' } });
   });
   afterAll(async () => {
     await fresh?.stop();

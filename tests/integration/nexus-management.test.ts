@@ -93,7 +93,7 @@ describe("this hub's overview, self-test and debug facts", () => {
 
   it('keeps management for admins', async () => {
     const user = new Client(home.url);
-    await signUp(user);
+    await signUp(user, { invitedBy: homeAdmin });
     expect((await user.get('/api/nexus/overview')).status).toBe(200);
     for (const [method, path] of [
       ['POST', '/api/nexus/self-test'],

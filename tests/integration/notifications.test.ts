@@ -2,6 +2,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../support/agent.js';
+import { signUp } from '../support/auth.js';
 import { Client } from '../support/http.js';
 
 let agent: RunningAgent;
@@ -29,19 +30,12 @@ beforeAll(async () => {
   agent = await startAgent();
   owner = new Client(agent.url);
   member = new Client(agent.url);
-  const a = await owner.post('/api/auth/register', {
-    name: 'Ada Owner',
-    email: 'ada@example.com',
-    password: 'correct horse 1',
-  });
-  const b = await member.post('/api/auth/register', {
-    name: 'Ben Member',
-    email: 'ben@example.com',
-    password: 'correct horse 2',
-  });
-  expect([a.status, b.status]).toEqual([201, 201]);
-  ownerId = a.json.user.id;
-  memberId = b.json.user.id;
+  ownerId = (
+    await signUp(owner, { name: 'Ada Owner', email: 'ada@example.com', password: 'correct horse 1' })
+  ).id;
+  memberId = (
+    await signUp(member, { name: 'Ben Member', email: 'ben@example.com', password: 'correct horse 2' })
+  ).id;
 });
 afterAll(async () => {
   await agent?.stop();

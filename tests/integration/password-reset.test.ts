@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSmtpSink, type SmtpSink } from '../fixtures/smtp-sink.js';
 import { startAgent, type RunningAgent } from '../support/agent.js';
+import { createInvite } from '../support/auth.js';
 import { Client } from '../support/http.js';
 
 const PUBLIC_URL = 'https://nexus.example.test';
@@ -16,6 +17,7 @@ describe('password reset with SMTP configured', () => {
   let sink: SmtpSink;
   let agent: RunningAgent;
   let ada: Client;
+  let benInvite: string;
 
   beforeAll(async () => {
     sink = await startSmtpSink();
@@ -29,6 +31,8 @@ describe('password reset with SMTP configured', () => {
       password: 'first password',
     });
     expect(reg.status).toBe(201);
+    // Ben joins later through an invite Ada makes now (her password changes in between).
+    benInvite = (await createInvite(agent.url, { by: ada })).code;
   });
   afterAll(async () => {
     await agent?.stop();
@@ -102,6 +106,7 @@ describe('password reset with SMTP configured', () => {
       name: 'Ben',
       email: BEN,
       password: 'first password',
+      inviteCode: benInvite,
     });
     const before = sink.messages.length;
     const anon = new Client(agent.url);

@@ -66,13 +66,14 @@ describe('first boot', () => {
 
   it('lets exactly one of two simultaneous setups win', async () => {
     const agent = await freshAgent();
+    const browsers = [1, 2, 3].map(() => new Client(agent.url));
     const results = await Promise.all(
-      [1, 2, 3].map((n) => new Client(agent.url).post('/api/setup', { hubName: `Hub ${n}`, owner: owner() })),
+      browsers.map((b, n) => b.post('/api/setup', { hubName: `Hub ${n}`, owner: owner() })),
     );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
-    const winner = new Client(agent.url);
-    // Only one account exists: a later sign-up is an ordinary user.
-    expect((await signUp(winner)).role).toBe('user');
+    const winner = browsers[results.findIndex((r) => r.status === 201)]!;
+    // Only one account exists: a later sign-up (invited by the owner) is an ordinary user.
+    expect((await signUp(new Client(agent.url), { invitedBy: winner })).role).toBe('user');
   });
 
   it('refuses bad input with 400 and the first problem', async () => {
@@ -195,7 +196,7 @@ describe('the rest of the wizard', () => {
     expect((await ownerClient.post('/api/setup', { hubName: 'Hub', owner: owner() })).status).toBe(201);
     const anonymous = new Client(agent.url);
     const user = new Client(agent.url);
-    await signUp(user);
+    await signUp(user, { invitedBy: ownerClient });
     for (const [method, path, body] of [
       ['GET', '/api/setup/progress'],
       ['GET', '/api/setup/network-check'],

@@ -33,6 +33,8 @@ export const registerInputSchema = z.object({
   name: z.string().trim().min(1, 'Name is required').max(100),
   email,
   password: newPassword,
+  /** The one-time code of an invite (hubs in `invite` mode); the link /auth?invite=<code> fills it in. */
+  inviteCode: z.string().trim().max(200).optional(),
 });
 export type RegisterInput = z.infer<typeof registerInputSchema>;
 

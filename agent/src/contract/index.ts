@@ -18,3 +18,4 @@ export * from './flows.js';
 export * from './outbound.js';
 export * from './speech.js';
 export * from './wake-words.js';
+export * from './invites.js';

@@ -1,6 +1,7 @@
 // Every table of every feature, for drizzle's typed client and drizzle-kit's migrations.
 export * from '../features/auth/auth.table.js';
 export * from '../features/auth/password-reset.table.js';
+export * from '../features/auth/invites.table.js';
 export * from '../features/notifications/notifications.table.js';
 export * from '../features/settings/settings.table.js';
 export * from '../features/usage/usage.table.js';

@@ -3,6 +3,7 @@ import type { Role } from '../../contract/auth.js';
 import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../lib/http-error.js';
 import { users, type UserRow } from './auth.table.js';
+import type { Admission } from './registration.service.js';
 
 /** Email addresses are compared without case or surrounding space: Ann@x.org and ann@x.org are one account. */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -44,18 +45,23 @@ export function createAuthRepository(db: Db, now: () => number = Date.now) {
      * one IMMEDIATE transaction, which takes SQLite's write lock up front, so two first
      * registrations at once (even from two processes) cannot both see an empty table.
      * `onlyIfFirst` refuses with 409 unless the table is empty: the setup wizard's owner, exactly once.
+     * `claimFirst` may refuse the first account (it must come from the home network); `admit`
+     * decides any later one (registration mode, invite) inside this same transaction.
      */
     create(
       input: { name: string; email: string; passwordHash: string },
-      opts: { onlyIfFirst?: boolean } = {},
+      opts: { onlyIfFirst?: boolean; claimFirst?: () => void; admit?: () => Admission } = {},
     ): UserRow {
       try {
         return db.transaction(
           (tx) => {
             const existing = tx.select({ n: count() }).from(users).get()?.n ?? 0;
             if (opts.onlyIfFirst && existing > 0) throw conflict(ALREADY_SET_UP_MESSAGE);
-            const role: Role = existing === 0 ? 'superadmin' : 'user';
-            return tx
+            if (existing === 0) opts.claimFirst?.();
+            const admission: Admission =
+              existing === 0 ? { role: 'superadmin' } : (opts.admit?.() ?? { role: 'user' });
+            const role: Role = admission.role;
+            const created = tx
               .insert(users)
               .values({
                 name: input.name,
@@ -67,7 +73,10 @@ export function createAuthRepository(db: Db, now: () => number = Date.now) {
                 updatedAt: stamp(),
               })
               .returning()
-              .get();
+              .all()[0];
+            if (!created) throw new Error('storing the account returned no row');
+            admission.created?.(created.id);
+            return created;
           },
           { behavior: 'immediate' },
         );

@@ -10,7 +10,9 @@ import {
   type Role,
   type TwoFactorSetup,
 } from '../../contract/auth.js';
+import { LOCAL_ONLY_MESSAGE, REGISTRATION_CLOSED_MESSAGE } from '../../contract/invites.js';
 import type { Db } from '../../db/client.js';
+import { isLocalAddress } from '../../lib/address-class.js';
 import {
   badRequest,
   conflict,
@@ -28,6 +30,7 @@ import {
   normalizeEmail,
 } from './auth.repository.js';
 import type { UserRow } from './auth.table.js';
+import type { Admission, RegistrationService } from './registration.service.js';
 import { createAuthThrottles, describeWait, type AuthLimits } from './login-throttle.js';
 import {
   hashPassword,
@@ -45,6 +48,11 @@ export interface AuthServiceDeps {
   secrets: SecretBox;
   log: Logger;
   limits?: Partial<AuthLimits>;
+  /**
+   * Who may register once the hub has its owner (mode, invites). Without it (the command line)
+   * only the first account can be made.
+   */
+  registration?: Pick<RegistrationService, 'precheck' | 'admit'>;
   now?: () => number;
 }
 
@@ -134,8 +142,25 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (wait > 0) throw throttled(wait, 'sign-up attempts from this address');
       throttles.registerPerAddress.record(client.address);
 
+      // The first account owns the hub: whoever claims it must be at home (or on the hub's VPN),
+      // so a stranger who reaches a fresh hub cannot take it over.
+      const claimFirst = () => {
+        if (!isLocalAddress(client.address)) {
+          log.warn({ address: client.address }, 'refused to create the first account from outside');
+          throw forbidden(LOCAL_ONLY_MESSAGE);
+        }
+      };
+      const admit = (): Admission => {
+        if (!deps.registration) throw forbidden(REGISTRATION_CLOSED_MESSAGE);
+        return deps.registration.admit(input.inviteCode);
+      };
+
       // Cheap refusals before the deliberate slowness of hashing; the transaction still decides.
-      if (opts.onlyIfFirst && repo.count() > 0) throw conflict(ALREADY_SET_UP_MESSAGE);
+      // The invite is checked before the email, so a stranger cannot probe which accounts exist.
+      if (repo.count() === 0) claimFirst();
+      else if (opts.onlyIfFirst) throw conflict(ALREADY_SET_UP_MESSAGE);
+      else if (deps.registration) deps.registration.precheck(input.inviteCode);
+      else throw forbidden(REGISTRATION_CLOSED_MESSAGE);
       if (repo.findByEmail(input.email)) throw conflict(ACCOUNT_EXISTS_MESSAGE);
       const user = repo.create(
         {
@@ -143,7 +168,7 @@ export function createAuthService(deps: AuthServiceDeps) {
           email: input.email,
           passwordHash: await hashPassword(input.password),
         },
-        opts,
+        { onlyIfFirst: opts.onlyIfFirst, claimFirst, admit },
       );
       log.info({ userId: user.id, role: user.role }, 'account created');
       return { user, session: signIn(user, client, false) };

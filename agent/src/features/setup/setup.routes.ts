@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
 import type { PublicUser, RegisterInput } from '../../contract/auth.js';
 import {
   hubIdentityInputSchema,
@@ -7,7 +8,9 @@ import {
   setupStepParamSchema,
   type SetupResult,
 } from '../../contract/setup.js';
+import { LOCAL_ONLY_MESSAGE } from '../../contract/invites.js';
 import type { AppEnv } from '../../http/app-env.js';
+import { forbidden } from '../../lib/http-error.js';
 import { requireAdmin } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
 import type { SetupService } from './setup.service.js';
@@ -18,6 +21,8 @@ export interface SetupRouteDeps {
    * feature's sign-up, refusing when any account exists); answers the new user.
    */
   signUpOwner: (c: Context<AppEnv>, owner: RegisterInput) => Promise<PublicUser>;
+  /** Whether the request comes from the home network (or the hub's VPN): only such may set up a fresh hub. */
+  isLocalClient: (c: Context<AppEnv>) => boolean;
 }
 
 /** The port people reached the console on, for the addresses the network check suggests. */
@@ -28,15 +33,21 @@ function consolePort(c: Context): string {
 
 /** Mounted at /api/setup: the first-boot wizard at /install. */
 export function setupRoutes(service: SetupService, deps: SetupRouteDeps) {
+  // The signed-out steps of a fresh hub (creating the owner, skipping the wizard) decide who owns
+  // it: a stranger who reaches the hub from outside must not get there first.
+  const requireLocalClient = createMiddleware<AppEnv>(async (c, next) => {
+    if (!deps.isLocalClient(c)) throw forbidden(LOCAL_ONLY_MESSAGE);
+    await next();
+  });
   return (
     new Hono<AppEnv>()
       // Public: the console asks before anyone has an account.
       .get('/status', (c) => c.json(service.status()))
-      .post('/', validate('json', setupInputSchema), async (c) => {
+      .post('/', requireLocalClient, validate('json', setupInputSchema), async (c) => {
         const user = await service.complete(c.req.valid('json'), (owner) => deps.signUpOwner(c, owner));
         return c.json({ user, progress: service.progress() } satisfies SetupResult, 201);
       })
-      .post('/skip', (c) => c.json(service.skip()))
+      .post('/skip', requireLocalClient, (c) => c.json(service.skip()))
       // The rest of the wizard runs as the owner (or another admin).
       .get('/progress', requireAdmin, (c) => c.json(service.progress()))
       .put('/hub', requireAdmin, validate('json', hubIdentityInputSchema), (c) =>

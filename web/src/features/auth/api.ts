@@ -2,6 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import {
   TWO_FACTOR_REQUIRED_MESSAGE,
   publicUserSchema,
+  registrationStatusSchema,
   type LoginInput,
   type PublicUser,
   type RegisterInput,
@@ -28,6 +29,17 @@ async function userFromAuthResponse(promise: Promise<unknown>): Promise<PublicUs
   const body = await promise;
   return publicUserSchema.parse((body as { user?: unknown } | undefined)?.user);
 }
+
+export const REGISTRATION_PATH = '/api/auth/registration';
+
+/** Who may register (open, invite, closed) and whether the next account is the hub's first. */
+export const registrationStatusQueryOptions = () =>
+  queryOptions({
+    queryKey: [REGISTRATION_PATH] as const,
+    queryFn: async () => registrationStatusSchema.parse(await apiJson('GET', REGISTRATION_PATH)),
+    // Read again each time the screen opens: an admin may have changed it, or the owner registered.
+    staleTime: 0,
+  });
 
 export function login(input: LoginInput): Promise<PublicUser> {
   return userFromAuthResponse(apiJson('POST', '/api/auth/login', input));

@@ -1,7 +1,13 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   authResponseSchema,
+  createdInviteSchema,
+  inviteListSchema,
+  registrationStatusSchema,
   userListSchema,
+  type CreateInviteInput,
+  type CreatedInvite,
+  type RegistrationMode,
   type PublicUser,
   type Role,
   type UpdateUserInput,
@@ -45,5 +51,49 @@ export function useDeleteUser() {
   return useMutation({
     mutationFn: async (id: number) => apiRequest('DELETE', `${USERS_API}/${id}`),
     onSettled: invalidate,
+  });
+}
+
+export const INVITES_API = '/api/invites';
+export const REGISTRATION_API = '/api/auth/registration';
+export const inviteKeys = { all: [INVITES_API] as const };
+export const registrationKeys = { all: [REGISTRATION_API] as const };
+
+export const invitesQueryOptions = () =>
+  queryOptions({
+    queryKey: inviteKeys.all,
+    queryFn: async () => inviteListSchema.parse(await apiJson('GET', INVITES_API)).invites,
+  });
+
+export const registrationQueryOptions = () =>
+  queryOptions({
+    queryKey: registrationKeys.all,
+    queryFn: async () => registrationStatusSchema.parse(await apiJson('GET', REGISTRATION_API)),
+  });
+
+export function useSetRegistrationMode() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (mode: RegistrationMode) =>
+      registrationStatusSchema.parse(await apiJson('PUT', REGISTRATION_API, { mode })),
+    onSuccess: (status) => queryClient.setQueryData(registrationKeys.all, status),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: registrationKeys.all }),
+  });
+}
+
+export function useCreateInvite() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: CreateInviteInput): Promise<CreatedInvite> =>
+      createdInviteSchema.parse(await apiJson('POST', INVITES_API, input)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: inviteKeys.all }),
+  });
+}
+
+export function useRevokeInvite() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: number) => apiRequest('DELETE', `${INVITES_API}/${id}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: inviteKeys.all }),
   });
 }

@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { AudioLines, Cpu, House, KeyRound, Loader2, Moon, ShieldCheck, Sun } from 'lucide-react';
-import { Link, Redirect } from 'wouter';
+import { useQuery } from '@tanstack/react-query';
+import { AudioLines, Cpu, House, KeyRound, Loader2, Lock, Moon, ShieldCheck, Sun } from 'lucide-react';
+import { Link, Redirect, useSearch } from 'wouter';
 import { TOTP_DIGITS } from '@nexus/agent/contract';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -14,7 +15,7 @@ import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
 import { useTheme } from '@/lib/theme-provider';
-import { isExistingAccount, isTwoFactorRequired } from '../api';
+import { isExistingAccount, isTwoFactorRequired, registrationStatusQueryOptions } from '../api';
 import { useAuth } from '../auth-provider';
 
 type AuthTab = 'signin' | 'register';
@@ -30,10 +31,17 @@ interface RegisterFields {
   email: string;
   password: string;
   confirmPassword: string;
+  inviteCode: string;
 }
 
 const emptySignIn: SignInFields = { email: '', password: '', rememberMe: false };
-const emptyRegister: RegisterFields = { name: '', email: '', password: '', confirmPassword: '' };
+const emptyRegister: RegisterFields = {
+  name: '',
+  email: '',
+  password: '',
+  confirmPassword: '',
+  inviteCode: '',
+};
 
 /**
  * The /auth screen (spec §2, §4, §5): Sign In and Register tabs, replaced by a two-factor step
@@ -41,9 +49,20 @@ const emptyRegister: RegisterFields = { name: '', email: '', password: '', confi
  */
 export function AuthPage() {
   const { user, error: sessionError, loginMutation, registerMutation } = useAuth();
-  const [tab, setTab] = useState<AuthTab>('signin');
+  // An invite link (/auth?invite=<code>) opens the Register tab with the code filled in.
+  const invitedWith = new URLSearchParams(useSearch()).get('invite')?.trim() ?? '';
+  const [tab, setTab] = useState<AuthTab>(invitedWith ? 'register' : 'signin');
   const [signIn, setSignIn] = useState<SignInFields>(emptySignIn);
-  const [registration, setRegistration] = useState<RegisterFields>(emptyRegister);
+  const [registration, setRegistration] = useState<RegisterFields>({
+    ...emptyRegister,
+    inviteCode: invitedWith,
+  });
+  const registrationStatus = useQuery(registrationStatusQueryOptions());
+  const firstAccount = registrationStatus.data?.firstAccount ?? false;
+  const mode = registrationStatus.data?.mode;
+  // Unknown (still loading, or the hub did not answer): the form is offered and the hub decides.
+  const registrationClosed = mode === 'closed' && !firstAccount;
+  const askInvite = !firstAccount && (mode === 'invite' || invitedWith !== '');
   const [twoFactorStep, setTwoFactorStep] = useState(false);
   const [totpCode, setTotpCode] = useState('');
   const totpInput = useRef<HTMLInputElement>(null);
@@ -93,8 +112,9 @@ export function AuthPage() {
       return;
     }
     const { name, email, password } = registration;
+    const inviteCode = registration.inviteCode.trim();
     registerMutation.mutate(
-      { name, email, password },
+      { name, email, password, ...(inviteCode ? { inviteCode } : {}) },
       {
         onError: (error) => {
           if (isExistingAccount(error)) {
@@ -179,7 +199,13 @@ export function AuthPage() {
                 <CardDescription>
                   {tab === 'signin'
                     ? 'Sign in to manage your hub, satellites and automations.'
-                    : 'The first account created on a hub becomes its administrator.'}
+                    : firstAccount || !registrationStatus.data
+                      ? 'The first account created on a hub becomes its administrator.'
+                      : mode === 'open'
+                        ? 'Anyone who can reach this hub may create an account.'
+                        : mode === 'invite'
+                          ? 'Accounts on this hub are by invitation from its owner.'
+                          : 'New accounts are not being accepted on this hub.'}
                 </CardDescription>
               </CardHeader>
               <CardContent>
@@ -240,62 +266,98 @@ export function AuthPage() {
                   </TabsContent>
 
                   <TabsContent value="register" className="pt-4">
-                    <form onSubmit={submitRegister} className="space-y-4" aria-label="Register">
-                      <Field label="Name" id="register-name">
-                        <Input
-                          id="register-name"
-                          name="name"
-                          autoComplete="name"
-                          placeholder="Your name"
-                          required
-                          value={registration.name}
-                          onChange={(event) => setRegistration({ ...registration, name: event.target.value })}
-                        />
-                      </Field>
-                      <Field label="Email" id="register-email">
-                        <Input
-                          id="register-email"
-                          name="email"
-                          type="email"
-                          autoComplete="email"
-                          placeholder="you@example.com"
-                          required
-                          value={registration.email}
-                          onChange={(event) =>
-                            setRegistration({ ...registration, email: event.target.value })
-                          }
-                        />
-                      </Field>
-                      <Field label="Password" id="register-password">
-                        <Input
-                          id="register-password"
-                          name="password"
-                          type="password"
-                          autoComplete="new-password"
-                          required
-                          value={registration.password}
-                          onChange={(event) =>
-                            setRegistration({ ...registration, password: event.target.value })
-                          }
-                        />
-                      </Field>
-                      <Field label="Confirm Password" id="register-confirm-password">
-                        <Input
-                          id="register-confirm-password"
-                          name="confirmPassword"
-                          type="password"
-                          autoComplete="new-password"
-                          required
-                          value={registration.confirmPassword}
-                          onChange={(event) =>
-                            setRegistration({ ...registration, confirmPassword: event.target.value })
-                          }
-                        />
-                      </Field>
-                      <SubmitButton pending={registerMutation.isPending} pendingLabel="Creating account...">
-                        Create Account
-                      </SubmitButton>
-                    </form>
+                    {registrationClosed ? (
+                      <Alert>
+                        <Lock aria-hidden="true" />
+                        <AlertTitle>Registration is closed on this hub</AlertTitle>
+                        <AlertDescription>
+                          The hub’s owner is not accepting new accounts. Ask them for an account, or sign in
+                          if you already have one.
+                        </AlertDescription>
+                      </Alert>
+                    ) : (
+                      <form onSubmit={submitRegister} className="space-y-4" aria-label="Register">
+                        <Field label="Name" id="register-name">
+                          <Input
+                            id="register-name"
+                            name="name"
+                            autoComplete="name"
+                            placeholder="Your name"
+                            required
+                            value={registration.name}
+                            onChange={(event) =>
+                              setRegistration({ ...registration, name: event.target.value })
+                            }
+                          />
+                        </Field>
+                        <Field label="Email" id="register-email">
+                          <Input
+                            id="register-email"
+                            name="email"
+                            type="email"
+                            autoComplete="email"
+                            placeholder="you@example.com"
+                            required
+                            value={registration.email}
+                            onChange={(event) =>
+                              setRegistration({ ...registration, email: event.target.value })
+                            }
+                          />
+                        </Field>
+                        <Field label="Password" id="register-password">
+                          <Input
+                            id="register-password"
+                            name="password"
+                            type="password"
+                            autoComplete="new-password"
+                            required
+                            value={registration.password}
+                            onChange={(event) =>
+                              setRegistration({ ...registration, password: event.target.value })
+                            }
+                          />
+                        </Field>
+                        <Field label="Confirm Password" id="register-confirm-password">
+                          <Input
+                            id="register-confirm-password"
+                            name="confirmPassword"
+                            type="password"
+                            autoComplete="new-password"
+                            required
+                            value={registration.confirmPassword}
+                            onChange={(event) =>
+                              setRegistration({ ...registration, confirmPassword: event.target.value })
+                            }
+                          />
+                        </Field>
+                        {askInvite && (
+                          <div className="space-y-2">
+                            <Label htmlFor="register-invite-code">Invite code</Label>
+                            <Input
+                              id="register-invite-code"
+                              name="inviteCode"
+                              autoComplete="off"
+                              spellCheck={false}
+                              required={mode === 'invite'}
+                              aria-describedby="register-invite-help"
+                              className="font-mono"
+                              value={registration.inviteCode}
+                              onChange={(event) =>
+                                setRegistration({ ...registration, inviteCode: event.target.value })
+                              }
+                            />
+                            <p id="register-invite-help" className="text-xs text-muted-foreground">
+                              {invitedWith
+                                ? 'Filled in from your invite link. It works once.'
+                                : 'Registration on this hub needs an invite: open the link the hub’s owner sent you, or paste its code here.'}
+                            </p>
+                          </div>
+                        )}
+                        <SubmitButton pending={registerMutation.isPending} pendingLabel="Creating account...">
+                          Create Account
+                        </SubmitButton>
+                      </form>
+                    )}
                   </TabsContent>
                 </Tabs>
               </CardContent>

@@ -10,6 +10,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
 import { usersQueryOptions } from '../api';
+import { InvitesCard, RegistrationModeCard } from './registration-cards';
 import { UsersTable, type Refusal } from './users-table';
 
 /** /user-management: the hub's accounts and their roles, for admins and superadmins. */
@@ -24,7 +25,15 @@ export function UserManagementPage() {
           grants, removes or changes the Super Admin role.
         </p>
       </header>
-      {isAdmin && user ? <Accounts me={user} /> : <AdministratorsOnly />}
+      {isAdmin && user ? (
+        <>
+          <Accounts me={user} />
+          <RegistrationModeCard />
+          <InvitesCard />
+        </>
+      ) : (
+        <AdministratorsOnly />
+      )}
     </div>
   );
 }
@@ -92,7 +101,7 @@ function Accounts({ me }: { me: PublicUser }) {
       <UsersTable users={users} actor={actor} onAttempt={() => setRefusal(null)} onRefused={setRefusal} />
       {users.length === 1 && (
         <p className="text-sm text-muted-foreground">
-          Yours is the only account so far. People who register on this hub appear here as users.
+          Yours is the only account so far. People you invite below appear here once they register.
         </p>
       )}
     </div>
