@@ -7,7 +7,8 @@ import { createAuthService, type AuthService } from './features/auth/auth.servic
 import { createSessionService } from './features/auth/session.service.js';
 import { HttpError } from './lib/http-error.js';
 import { createLogger } from './lib/logger.js';
-import { createSecretBox, loadOrCreateKey, type SecretBox } from './lib/secret-box.js';
+import { openSecretBox } from './db/secret-key.js';
+import type { SecretBox } from './lib/secret-box.js';
 
 /**
  * The owner's way back in when the console cannot help: `npm run cli -- <command> [options]`.
@@ -122,9 +123,10 @@ async function main(argv: string[]): Promise<number> {
     handle = openDatabase(env.dataDir);
     // No command here decrypts anything: read (or create) the key only if one ever does.
     let box: SecretBox | undefined;
+    const db = handle.db;
     const secrets: SecretBox = {
-      seal: (plaintext) => (box ??= createSecretBox(loadOrCreateKey(env.dataDir))).seal(plaintext),
-      open: (sealed) => (box ??= createSecretBox(loadOrCreateKey(env.dataDir))).open(sealed),
+      seal: (plaintext) => (box ??= openSecretBox(env.dataDir, db)).seal(plaintext),
+      open: (sealed) => (box ??= openSecretBox(env.dataDir, db)).open(sealed),
     };
     return createAuthService({
       db: handle.db,
