@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startAgent } from '../support/agent.js';
+import { signUp } from '../support/auth.js';
+import { Client } from '../support/http.js';
+import { mountTmpfs } from '../support/tmpfs.js';
+
+const mode = (file: string) => (fs.statSync(file).mode & 0o777).toString(8);
+
+/** Starts an agent that is expected not to start: its exit message (stderr and log). */
+async function failedStart(dataDir: string): Promise<string> {
+  const error = await startAgent({ dataDir }).then(
+    async (agent) => {
+      await agent.stop();
+      throw new Error('the agent started');
+    },
+    (e: Error) => e,
+  );
+  return error.message;
+}
+
+const aFlow = {
+  name: 'Has a webhook secret',
+  trigger: { type: 'webhook' },
+  stages: [{ id: 'tell', name: 'Tell', kind: 'notify', config: { title: 'hi' } }],
+};
+
+describe('the data directory', () => {
+  it('is the agent’s alone: the directory 0700, the database, its WAL files and secret.key 0600', async () => {
+    // A directory that does not exist yet: the agent creates it, whatever the umask (022 here).
+    const dataDir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-modes-')), 'data');
+    let agent = await startAgent({ dataDir });
+    const client = new Client(agent.url);
+    await signUp(client);
+    expect(mode(dataDir)).toBe('700');
+    for (const file of ['nexus.db', 'nexus.db-wal', 'nexus.db-shm', 'secret.key'])
+      expect([file, mode(path.join(dataDir, file))]).toEqual([file, '600']);
+    await agent.stop();
+
+    // Files left world-readable by an older version or a restore (cp) are made private on start.
+    fs.chmodSync(dataDir, 0o755);
+    for (const file of fs.readdirSync(dataDir)) fs.chmodSync(path.join(dataDir, file), 0o644);
+    agent = await startAgent({ dataDir });
+    expect(mode(dataDir)).toBe('700');
+    for (const file of fs.readdirSync(dataDir))
+      expect([file, mode(path.join(dataDir, file))]).toEqual([file, '600']);
+    await agent.stop();
+  });
+
+  it('refuses to start without the secret.key that sealed its secrets, and does not make a new one', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-key-'));
+    const agent = await startAgent({ dataDir });
+    const client = new Client(agent.url);
+    await signUp(client);
+    // Every flow has a sealed webhook secret.
+    expect((await client.post('/api/flows', aFlow)).status).toBe(201);
+    await agent.stop();
+    const keyFile = path.join(dataDir, 'secret.key');
+    const key = fs.readFileSync(keyFile);
+
+    fs.rmSync(keyFile);
+    const missing = await failedStart(dataDir);
+    expect(missing).toMatch(/exited with 1 before listening/);
+    expect(missing).toContain(`${keyFile} is missing`);
+    expect(missing).toContain('Restore secret.key from the backup of NEXUS_DATA_DIR');
+    expect(missing).toContain('npm run cli -- secrets:reset');
+    expect(missing).not.toMatch(/^\s+at /m);
+    expect(fs.existsSync(keyFile)).toBe(false);
+
+    // Another key (a backup of another hub) would not open them either.
+    fs.writeFileSync(keyFile, randomBytes(32).toString('base64'), { mode: 0o600 });
+    expect(await failedStart(dataDir)).toContain('is not the key this database');
+
+    // The right key restored: the agent starts and its secrets open again.
+    fs.writeFileSync(keyFile, key, { mode: 0o644 });
+    const restored = await startAgent({ dataDir });
+    expect(mode(keyFile)).toBe('600');
+    await restored.stop();
+  });
+});
+
+const tmpfs = mountTmpfs('4m');
+
+describe.skipIf(!tmpfs.dir)('a read-only data directory', () => {
+  afterAll(() => tmpfs.unmount());
+
+  it('stops the start with a message that names it, not a stack trace', async () => {
+    const dataDir = path.join(tmpfs.dir!, 'data');
+    const agent = await startAgent({ dataDir });
+    await agent.stop();
+    // chmod would not stop root: the file system itself is made read-only.
+    tmpfs.remount('ro');
+    try {
+      const message = await failedStart(dataDir);
+      expect(message).toMatch(/exited with 1 before listening/);
+      expect(message).toMatch(
+        new RegExp(
+          `NEXUS_DATA_DIR ${dataDir} is not writable by user \\S+: the file system is read-only \\(EROFS\\)`,
+        ),
+      );
+      expect(message).not.toMatch(/^\s+at /m);
+    } finally {
+      tmpfs.remount('rw');
+    }
+  });
+});
+
+if (!tmpfs.dir) it.skip(`a read-only data directory: ${tmpfs.reason}`, () => {});
