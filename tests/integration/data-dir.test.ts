@@ -1,12 +1,29 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startAgent } from '../support/agent.js';
 import { signUp } from '../support/auth.js';
 import { Client } from '../support/http.js';
 import { mountTmpfs } from '../support/tmpfs.js';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The owner's command line (npm run cli -- …) on a data directory. */
+function cli(dataDir: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [path.join(repoRoot, 'agent/dist/cli.js'), ...args],
+      { cwd: repoRoot, env: { PATH: process.env.PATH, NEXUS_DATA_DIR: dataDir } },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
 
 const mode = (file: string) => (fs.statSync(file).mode & 0o777).toString(8);
 
@@ -48,7 +65,7 @@ describe('the data directory', () => {
     for (const file of fs.readdirSync(dataDir))
       expect([file, mode(path.join(dataDir, file))]).toEqual([file, '600']);
     await agent.stop();
-  });
+  }, 60_000);
 
   it('refuses to start without the secret.key that sealed its secrets, and does not make a new one', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-key-'));
@@ -79,7 +96,37 @@ describe('the data directory', () => {
     const restored = await startAgent({ dataDir });
     expect(mode(keyFile)).toBe('600');
     await restored.stop();
-  });
+  }, 60_000);
+
+  it('starts again after `secrets:reset` when the key is lost for good, with the secrets to enter again', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-reset-'));
+    const agent = await startAgent({ dataDir });
+    const client = new Client(agent.url);
+    const account = await signUp(client);
+    const flow = await client.post('/api/flows', aFlow);
+    expect(flow.status).toBe(201);
+    await agent.stop();
+    fs.rmSync(path.join(dataDir, 'secret.key'));
+
+    const unconfirmed = await cli(dataDir, 'secrets:reset');
+    expect(unconfirmed.code).toBe(2);
+    expect(fs.existsSync(path.join(dataDir, 'secret.key'))).toBe(false);
+    const reset = await cli(dataDir, 'secrets:reset', '--yes');
+    expect(reset.code, reset.stderr).toBe(0);
+    expect(reset.stdout).toContain('flow webhook URLs changed');
+    expect(mode(path.join(dataDir, 'secret.key'))).toBe('600');
+
+    const again = await startAgent({ dataDir });
+    const owner = new Client(again.url);
+    expect(
+      (await owner.post('/api/auth/login', { email: account.email, password: account.password })).status,
+    ).toBe(200);
+    const read = await owner.get(`/api/flows/${flow.json.id}`);
+    expect(read.status, read.text).toBe(200);
+    // The old webhook secret cannot be opened any more: the flow has a new one.
+    expect(read.json.webhook.productionPath).not.toBe(flow.json.webhook.productionPath);
+    await again.stop();
+  }, 60_000);
 });
 
 const tmpfs = mountTmpfs('4m');
@@ -105,7 +152,7 @@ describe.skipIf(!tmpfs.dir)('a read-only data directory', () => {
     } finally {
       tmpfs.remount('rw');
     }
-  });
+  }, 60_000);
 });
 
 if (!tmpfs.dir) it.skip(`a read-only data directory: ${tmpfs.reason}`, () => {});

@@ -144,7 +144,7 @@ describe('a stored secret and a changed address', () => {
     const heard = await fetch(`${agent.url}/api/speech/transcribe`, {
       method: 'POST',
       headers: { 'content-type': 'audio/wav', cookie: `nexus_session=${admin.cookie('nexus_session')}` },
-      body: silentWav(),
+      body: new Uint8Array(silentWav()),
     });
     expect(heard.status, await heard.text()).toBe(200);
     expect(sawToken(saved, SPEECH_KEY)).toBe(true);

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { StartupError } from './startup-error.js';
 
-const KEY_FILE = 'secret.key';
+export const KEY_FILE = 'secret.key';
 const ALGORITHM = 'aes-256-gcm';
 const VERSION = 'v1';
 
