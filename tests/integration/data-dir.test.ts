@@ -9,6 +9,7 @@ import { startAgent } from '../support/agent.js';
 import { signUp } from '../support/auth.js';
 import { Client } from '../support/http.js';
 import { mountTmpfs } from '../support/tmpfs.js';
+import { silentWav } from '../support/wav.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -52,18 +53,36 @@ describe('the data directory', () => {
     let agent = await startAgent({ dataDir });
     const client = new Client(agent.url);
     await signUp(client);
+    // A voice run keeps its clip under flows/clips.
+    const flow = await client.post('/api/flows', aFlow);
+    const run = await fetch(`${agent.url}/api/flows/${flow.json.id}/run`, {
+      method: 'POST',
+      headers: { 'content-type': 'audio/wav', cookie: `nexus_session=${client.cookie('nexus_session')}` },
+      body: new Uint8Array(silentWav()),
+    });
+    expect(run.status, await run.text()).toBe(202);
     expect(mode(dataDir)).toBe('700');
     for (const file of ['nexus.db', 'nexus.db-wal', 'nexus.db-shm', 'secret.key'])
       expect([file, mode(path.join(dataDir, file))]).toEqual([file, '600']);
+    for (const dir of ['flows', 'flows/clips'])
+      expect([dir, mode(path.join(dataDir, dir))]).toEqual([dir, '700']);
+    const clips = fs.readdirSync(path.join(dataDir, 'flows/clips'));
+    expect(clips.length).toBeGreaterThan(0);
+    for (const clip of clips)
+      expect([clip, mode(path.join(dataDir, 'flows/clips', clip))]).toEqual([clip, '600']);
     await agent.stop();
 
     // Files left world-readable by an older version or a restore (cp) are made private on start.
     fs.chmodSync(dataDir, 0o755);
-    for (const file of fs.readdirSync(dataDir)) fs.chmodSync(path.join(dataDir, file), 0o644);
+    const files = ['nexus.db', 'nexus.db-wal', 'nexus.db-shm', 'secret.key'].filter((f) =>
+      fs.existsSync(path.join(dataDir, f)),
+    );
+    for (const file of files) fs.chmodSync(path.join(dataDir, file), 0o644);
+    fs.chmodSync(path.join(dataDir, 'flows/clips'), 0o755);
     agent = await startAgent({ dataDir });
     expect(mode(dataDir)).toBe('700');
-    for (const file of fs.readdirSync(dataDir))
-      expect([file, mode(path.join(dataDir, file))]).toEqual([file, '600']);
+    for (const file of files) expect([file, mode(path.join(dataDir, file))]).toEqual([file, '600']);
+    expect(mode(path.join(dataDir, 'flows/clips'))).toBe('700');
     await agent.stop();
   }, 60_000);
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../support/agent.js';
 import { signUp } from '../support/auth.js';
 import { Client } from '../support/http.js';
+import { silentWav } from '../support/wav.js';
 
 /**
  * A stored secret goes only to the origin it was saved for: an admin session (or whoever holds one)
@@ -63,25 +64,6 @@ async function startRecorder(): Promise<Recorder> {
     authorizations,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-/** Half a second of 16 kHz mono silence. */
-function silentWav(): Buffer {
-  const data = Buffer.alloc(16000);
-  const header = Buffer.alloc(44);
-  header.write('RIFF', 0);
-  header.writeUInt32LE(36 + data.length, 4);
-  header.write('WAVEfmt ', 8);
-  header.writeUInt32LE(16, 16);
-  header.writeUInt16LE(1, 20);
-  header.writeUInt16LE(1, 22);
-  header.writeUInt32LE(16000, 24);
-  header.writeUInt32LE(32000, 28);
-  header.writeUInt16LE(2, 32);
-  header.writeUInt16LE(16, 34);
-  header.write('data', 36);
-  header.writeUInt32LE(data.length, 40);
-  return Buffer.concat([header, data]);
 }
 
 describe('a stored secret and a changed address', () => {
