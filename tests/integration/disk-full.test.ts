@@ -85,6 +85,25 @@ describe.skipIf(!mount.dir)('a full disk', () => {
     const progress = await reader.get('/api/setup/progress');
     expect(progress.json.hubName).not.toBe('Refused name');
   });
+
+  it('stops a first start on a full disk with a message that names the data directory, not a stack trace', async () => {
+    const filler = fill(mount.dir!);
+    try {
+      const fresh = path.join(mount.dir!, 'fresh');
+      const failure = await startAgent({ dataDir: fresh }).then(
+        async (started) => {
+          await started.stop();
+          return 'the agent started';
+        },
+        (error: Error) => error.message,
+      );
+      expect(failure).toMatch(/exited with 1 before listening/);
+      expect(failure).toContain(`NEXUS_DATA_DIR ${fresh} is full`);
+      expect(failure).not.toMatch(/^\s+at /m);
+    } finally {
+      fs.rmSync(filler);
+    }
+  });
 });
 
 if (!mount.dir) {
