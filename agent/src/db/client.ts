@@ -61,6 +61,11 @@ export function openDatabase(dataDir: string): DbHandle {
  * all() steps the statement to its end, where the commit happens, and throws the commit's error; run()
  * already checks the reset. So every statement that can write reads its first row through all(): one
  * place covers drizzle's .get() and prepared statements alike, reads keep the driver's get().
+ *
+ * Checkpoints need no such care: a transaction is committed once its frames are in the WAL, and an
+ * automatic checkpoint that finds no room to grow nexus.db fails inside SQLite without touching
+ * them; readers keep reading from the WAL and the next commit checkpoints again. With no room left
+ * the WAL cannot grow either, so the next write answers 507 (lib/storage-errors.ts).
  */
 function checkCommits(sqlite: Database.Database): void {
   const prepare = sqlite.prepare.bind(sqlite);
