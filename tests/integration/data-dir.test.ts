@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent } from '../support/agent.js';
 import { signUp } from '../support/auth.js';
 import { Client } from '../support/http.js';
-import { mountTmpfs } from '../support/tmpfs.js';
+import { mountTmpfs, tmpfsUnavailable, type Tmpfs } from '../support/tmpfs.js';
 import { silentWav } from '../support/wav.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -148,13 +148,17 @@ describe('the data directory', () => {
   }, 60_000);
 });
 
-const tmpfs = mountTmpfs('4m');
+const unavailable = tmpfsUnavailable();
 
-describe.skipIf(!tmpfs.dir)('a read-only data directory', () => {
-  afterAll(() => tmpfs.unmount());
+describe.skipIf(unavailable !== null)('a read-only data directory', () => {
+  let tmpfs: Tmpfs;
+  beforeAll(() => {
+    tmpfs = mountTmpfs('4m');
+  });
+  afterAll(() => tmpfs?.unmount());
 
   it('stops the start with a message that names it, not a stack trace', async () => {
-    const dataDir = path.join(tmpfs.dir!, 'data');
+    const dataDir = path.join(tmpfs.dir, 'data');
     const agent = await startAgent({ dataDir });
     await agent.stop();
     // chmod would not stop root: the file system itself is made read-only.
@@ -174,4 +178,4 @@ describe.skipIf(!tmpfs.dir)('a read-only data directory', () => {
   }, 60_000);
 });
 
-if (!tmpfs.dir) it.skip(`a read-only data directory: ${tmpfs.reason}`, () => {});
+if (unavailable !== null) it.skip(`a read-only data directory: ${unavailable}`, () => {});

@@ -1,17 +1,16 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../support/agent.js';
 import { signUp } from '../support/auth.js';
 import { Client } from '../support/http.js';
-import { mountTmpfs } from '../support/tmpfs.js';
+import { mountTmpfs, tmpfsUnavailable, type Tmpfs } from '../support/tmpfs.js';
 
 /**
  * The agent's data directory on a 4 MB tmpfs that the test fills up: every write then either
  * commits or answers 507, and what was answered 201 before is still there once space is freed.
  */
-const mount = mountTmpfs('4m');
+const unavailable = tmpfsUnavailable();
 
 const flow = (name: string) => ({
   name,
@@ -34,13 +33,16 @@ function fill(dir: string): string {
   return file;
 }
 
-describe.skipIf(!mount.dir)('a full disk', () => {
+describe.skipIf(unavailable !== null)('a full disk', () => {
+  let mount: Tmpfs;
   let agent: RunningAgent;
   let owner: Client;
   let account: { email: string; password: string };
-  const dataDir = path.join(mount.dir ?? os.tmpdir(), 'data');
+  let dataDir: string;
 
   beforeAll(async () => {
+    mount = mountTmpfs('4m');
+    dataDir = path.join(mount.dir, 'data');
     agent = await startAgent({ dataDir });
     owner = new Client(agent.url);
     account = await signUp(owner);
@@ -48,14 +50,14 @@ describe.skipIf(!mount.dir)('a full disk', () => {
 
   afterAll(async () => {
     await agent?.stop();
-    mount.unmount();
+    mount?.unmount();
   });
 
   it('answers 507 for writes that could not be saved, stores none of them, and keeps what was saved', async () => {
     const saved = await owner.post('/api/flows', flow('Saved before'));
     expect(saved.status, saved.text).toBe(201);
 
-    const filler = fill(mount.dir!);
+    const filler = fill(mount.dir);
     const refused = await owner.post('/api/flows', flow('Refused'));
     expect(refused.status, refused.text).toBe(507);
     expect(refused.json.message).toMatch(/^The hub's disk is full: /);
@@ -87,9 +89,9 @@ describe.skipIf(!mount.dir)('a full disk', () => {
   });
 
   it('stops a first start on a full disk with a message that names the data directory, not a stack trace', async () => {
-    const filler = fill(mount.dir!);
+    const filler = fill(mount.dir);
     try {
-      const fresh = path.join(mount.dir!, 'fresh');
+      const fresh = path.join(mount.dir, 'fresh');
       const failure = await startAgent({ dataDir: fresh }).then(
         async (started) => {
           await started.stop();
@@ -106,6 +108,4 @@ describe.skipIf(!mount.dir)('a full disk', () => {
   });
 });
 
-if (!mount.dir) {
-  it.skip(`a full disk: ${mount.reason}`, () => {});
-}
+if (unavailable !== null) it.skip(`a full disk: ${unavailable}`, () => {});

@@ -4,43 +4,40 @@ import os from 'node:os';
 import path from 'node:path';
 
 export interface Tmpfs {
-  /** The mount point, or undefined when the file system could not be mounted (see reason). */
-  dir?: string;
-  reason: string;
+  dir: string;
   /** Remounts it read-only (or writable again). */
   remount(options: 'ro' | 'rw'): void;
   unmount(): void;
 }
 
 /**
- * A small tmpfs of its own for a test (a disk that fills up, a read-only data directory). Mounting
- * needs root, which the test machine's runs have; elsewhere the caller skips with the reason.
- * Synchronous, so that describe.skipIf can use the result while tests are collected.
+ * Why a small tmpfs cannot be mounted here, or null when it can. Mounting needs root, which the test
+ * machine's runs have; elsewhere the caller skips with the reason. Synchronous, for describe.skipIf
+ * while tests are collected; it mounts and unmounts at once, so that a run which filters the tests
+ * out (vitest -t) leaves nothing mounted.
  */
-export function mountTmpfs(size: string, options = ''): Tmpfs {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-tmpfs-'));
-  const fail = (reason: string): Tmpfs => {
-    fs.rmSync(dir, { recursive: true, force: true });
-    return { reason, remount: () => {}, unmount: () => {} };
-  };
-  if (process.getuid?.() !== 0) return fail('mounting a tmpfs needs root');
+export function tmpfsUnavailable(): string | null {
+  if (process.getuid?.() !== 0) return 'mounting a tmpfs needs root';
   try {
-    execFileSync(
-      'mount',
-      ['-t', 'tmpfs', '-o', `size=${size},mode=0755${options ? `,${options}` : ''}`, 'tmpfs', dir],
-      {
-        stdio: 'pipe',
-      },
-    );
+    mountTmpfs('64k').unmount();
+    return null;
   } catch (error) {
-    return fail(
-      `mount -t tmpfs failed: ${(error as { stderr?: Buffer }).stderr?.toString().trim() || error}`,
-    );
+    return `mount -t tmpfs failed: ${(error as { stderr?: Buffer }).stderr?.toString().trim() || error}`;
+  }
+}
+
+/** A tmpfs of its own for a test (a disk that fills up, a read-only data directory); unmount it in afterAll. */
+export function mountTmpfs(size: string): Tmpfs {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-tmpfs-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', dir], { stdio: 'pipe' });
+  } catch (error) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    throw error;
   }
   let mounted = true;
   return {
     dir,
-    reason: '',
     remount(mode) {
       execFileSync('mount', ['-o', `remount,${mode}`, dir], { stdio: 'pipe' });
     },
