@@ -7,7 +7,8 @@ import { createAuthService, type AuthService } from './features/auth/auth.servic
 import { createSessionService } from './features/auth/session.service.js';
 import { HttpError } from './lib/http-error.js';
 import { createLogger } from './lib/logger.js';
-import { createSecretBox, loadOrCreateKey, type SecretBox } from './lib/secret-box.js';
+import { openSecretBox, resetSecrets } from './db/secret-key.js';
+import type { SecretBox } from './lib/secret-box.js';
 
 /**
  * The owner's way back in when the console cannot help: `npm run cli -- <command> [options]`.
@@ -25,6 +26,10 @@ Commands:
   users:set-role --email <email> --role <${ROLES.join('|')}>
                                                Change an account's role
   users:disable-2fa --email <email>            Turn off two-factor authentication (a lost phone)
+  secrets:reset --yes                          secret.key lost for good: forget every stored secret (Home
+                                               Assistant token, provider and speech API keys, other hubs,
+                                               flow header secrets, webhook URLs, 2FA) and make a new key,
+                                               so that the agent starts and they can be entered again
   help                                         Show this help
 
 The database is the one in NEXUS_DATA_DIR (default ./data), as for the agent.`;
@@ -55,10 +60,20 @@ function parseRole(value: string): Role {
   return result.data;
 }
 
-async function run(command: string | undefined, args: string[], open: () => AuthService): Promise<void> {
+async function run(
+  command: string | undefined,
+  args: string[],
+  open: () => AuthService,
+  resetStoredSecrets: () => string[],
+): Promise<void> {
   const { values } = parseArgs({
     args,
-    options: { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' } },
+    options: {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      role: { type: 'string' },
+      yes: { type: 'boolean' },
+    },
     strict: true,
     allowPositionals: false,
   });
@@ -105,6 +120,18 @@ async function run(command: string | undefined, args: string[], open: () => Auth
       out(`Two-factor authentication is off for ${user.email}; set it up again in Account Settings.`);
       return;
     }
+    case 'secrets:reset': {
+      if (!values.yes) {
+        throw new UsageError(
+          'secrets:reset forgets every stored secret for good; restore secret.key from a backup if you can, or run it with --yes',
+        );
+      }
+      const done = resetStoredSecrets();
+      out('A new secret.key is made and the stored secrets are forgotten:');
+      for (const line of done) out(`  ${line}`);
+      out('Start the agent and enter the tokens and API keys again in the console.');
+      return;
+    }
     default:
       throw new UsageError(command ? `Unknown command: ${command}` : 'No command given');
   }
@@ -122,9 +149,10 @@ async function main(argv: string[]): Promise<number> {
     handle = openDatabase(env.dataDir);
     // No command here decrypts anything: read (or create) the key only if one ever does.
     let box: SecretBox | undefined;
+    const db = handle.db;
     const secrets: SecretBox = {
-      seal: (plaintext) => (box ??= createSecretBox(loadOrCreateKey(env.dataDir))).seal(plaintext),
-      open: (sealed) => (box ??= createSecretBox(loadOrCreateKey(env.dataDir))).open(sealed),
+      seal: (plaintext) => (box ??= openSecretBox(env.dataDir, db)).seal(plaintext),
+      open: (sealed) => (box ??= openSecretBox(env.dataDir, db)).open(sealed),
     };
     return createAuthService({
       db: handle.db,
@@ -133,8 +161,13 @@ async function main(argv: string[]): Promise<number> {
       log: createLogger('silent'),
     });
   };
+  const resetStoredSecrets = (): string[] => {
+    const env = loadEnv();
+    handle = openDatabase(env.dataDir);
+    return resetSecrets(env.dataDir, handle);
+  };
   try {
-    await run(command, rest, open);
+    await run(command, rest, open, resetStoredSecrets);
     return 0;
   } catch (error) {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {

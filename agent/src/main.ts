@@ -12,7 +12,8 @@ import { createMetricsSampler } from './features/metrics/metrics-sampler.js';
 import { createMetricsService } from './features/metrics/metrics.service.js';
 import { createHotReads, jsonCachedBy } from './http/hot-reads.js';
 import { createLiveHub } from './live/hub.js';
-import { createSecretBox, loadOrCreateKey } from './lib/secret-box.js';
+import { describeStartupFailure } from './lib/startup-error.js';
+import { openSecretBox } from './db/secret-key.js';
 import { createApp } from './app.js';
 import { createHomeAssistantAdapter } from './adapters/home-assistant.js';
 import { createDockerAdapter } from './adapters/docker.js';
@@ -27,8 +28,20 @@ const logRing = new LogRing();
 const log = createLogger(env.LOG_LEVEL, logRing);
 // A forgotten promise is logged (and ends a test run's agent, so the test that caused it fails).
 installProcessGuards(process, log, { exitOnUnhandledRejection: env.NODE_ENV === 'test' });
-const handle = openDatabase(env.dataDir);
-const secrets = createSecretBox(loadOrCreateKey(env.dataDir));
+const { handle, secrets } = openStorage();
+/** The database and the key of its secrets; a data directory the agent cannot use ends the start with its reason. */
+function openStorage() {
+  try {
+    const handle = openDatabase(env.dataDir);
+    return { handle, secrets: openSecretBox(env.dataDir, handle.db) };
+  } catch (error) {
+    const reason = describeStartupFailure(error, env.dataDir);
+    if (reason === null) throw error;
+    log.fatal(reason);
+    process.stderr.write(`nexus-agent: ${reason}\n`);
+    process.exit(1);
+  }
+}
 const webDist = env.NEXUS_WEB_DIST
   ? path.resolve(env.NEXUS_WEB_DIST)
   : fileURLToPath(new URL('../../web/dist', import.meta.url));

@@ -23,20 +23,57 @@ function formatSize(bytes: number): string {
 const defaultLimit = limit(DEFAULT_BODY_LIMIT, 'Request body');
 
 /**
- * The app-wide limit. Audio bodies skip it because the routes that take them apply `audioBodyLimit`
- * themselves; a route that does not take audio refuses the content type before reading the body
- * (its JSON validator answers 400), so skipping here never lets an unbounded body be read.
+ * JSON deeper than any request the hub takes: 100,000 nested arrays fit in 1 MB, parse fine, and then
+ * overflow the stack of whatever walks them (JSON.stringify of a flow's input answered 500). Webhook
+ * payloads and flow definitions nest a dozen levels at most.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The app-wide limit, applied before any route reads a body: 1 MB, or 10 MB for `audio/*` bodies,
+ * whichever route takes them (a route may be stricter); JSON nested deeper than MAX_JSON_DEPTH is
+ * refused with 400 before a route parses it.
  */
 export const appBodyLimit: MiddlewareHandler = (c, next) => {
   const method = c.req.method;
   // GET and HEAD carry no body; asking for one makes @hono/node-server build a full fetch Request,
   // which was a sixth of a status poll's CPU time.
   if (method === 'GET' || method === 'HEAD') return next();
-  if (isAudio(c.req.header('content-type'))) return next();
-  return defaultLimit(c, next);
+  const type = c.req.header('content-type');
+  if (isAudio(type)) return audioBodyLimit(c, next);
+  if (!isJson(type)) return defaultLimit(c, next);
+  return defaultLimit(c, async () => {
+    // Hono keeps the text: the route's c.req.json() or c.req.text() reads it from there.
+    if (jsonDeeperThan(await c.req.text(), MAX_JSON_DEPTH)) {
+      throw new HttpError(400, `Invalid json: nested deeper than ${MAX_JSON_DEPTH} levels`);
+    }
+    await next();
+  });
 };
 
-/** For routes whose body is `audio/*`: 413 past 10 MB, whatever Content-Length claims. */
+function isJson(contentType: string | undefined): boolean {
+  return (contentType ?? '').toLowerCase().includes('json');
+}
+
+/** One pass over the text, counting brackets outside strings; malformed JSON is left to the parser. */
+export function jsonDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const ch = text.charCodeAt(i);
+    if (inString) {
+      if (ch === 0x5c /* \ */) i += 1;
+      else if (ch === 0x22 /* " */) inString = false;
+    } else if (ch === 0x22) inString = true;
+    else if (ch === 0x5b /* [ */ || ch === 0x7b /* { */) {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (ch === 0x5d /* ] */ || ch === 0x7d /* } */) depth -= 1;
+  }
+  return false;
+}
+
+/** For routes whose body is `audio/*`: 413 past 10 MB, whatever Content-Length claims (the app-wide limit does the same). */
 export const audioBodyLimit: MiddlewareHandler = limit(AUDIO_BODY_LIMIT, 'Audio');
 
 export function isAudio(contentType: string | undefined): boolean {

@@ -1,8 +1,9 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { StartupError } from './startup-error.js';
 
-const KEY_FILE = 'secret.key';
+export const KEY_FILE = 'secret.key';
 const ALGORITHM = 'aes-256-gcm';
 const VERSION = 'v1';
 
@@ -16,19 +17,59 @@ export interface SecretBox {
   open(sealed: string): string;
 }
 
-export function loadOrCreateKey(dataDir: string): Buffer {
+/**
+ * Where the database remembers which key sealed its secrets: an id derived from the key (an HMAC of
+ * a fixed label, which reveals nothing of the key), not the key itself.
+ */
+export interface KeyRecord {
+  get(): string | undefined;
+  set(id: string): void;
+}
+
+export function keyId(key: Buffer): string {
+  return createHmac('sha256', key).update('nexus secret.key id').digest('hex').slice(0, 16);
+}
+
+/**
+ * Reads `<dataDir>/secret.key`. It is created only on a database that never had one: once the
+ * database records a key, a missing or different key stops the start instead of being replaced,
+ * because a new key silently orphans every stored secret (tokens, API keys, 2FA secrets).
+ */
+export function loadSecretKey(dataDir: string, record: KeyRecord): Buffer {
   const file = path.join(dataDir, KEY_FILE);
+  const recorded = record.get();
+  let text: string;
   try {
-    const key = Buffer.from(fs.readFileSync(file, 'utf8').trim(), 'base64');
-    if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte key`);
-    return key;
+    text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (recorded !== undefined) throw new StartupError(missingKeyMessage(file, recorded));
     const key = randomBytes(32);
     // 'wx' so two processes starting at once cannot overwrite each other's key.
     fs.writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
+    record.set(keyId(key));
     return key;
   }
+  const key = Buffer.from(text.trim(), 'base64');
+  if (key.length !== 32) throw new StartupError(`${file} does not hold a 32-byte key. ${RESTORE_HINT}`);
+  const id = keyId(key);
+  if (recorded === undefined) record.set(id);
+  else if (recorded !== id)
+    throw new StartupError(
+      `${file} is not the key this database's secrets were sealed with (key id ${id}, the database expects ${recorded}). ${RESTORE_HINT}`,
+    );
+  // A key restored by hand (cp) gets the umask's mode; it is the agent's alone.
+  if ((fs.statSync(file).mode & 0o777) !== 0o600) fs.chmodSync(file, 0o600);
+  return key;
+}
+
+const RESTORE_HINT =
+  'Restore secret.key from the backup of NEXUS_DATA_DIR (the file beside nexus.db) and start again. ' +
+  'If it is lost for good, `npm run cli -- secrets:reset` forgets the stored secrets (Home Assistant token, ' +
+  "provider and speech API keys, other hubs' tokens, flow header secrets, 2FA) so that they can be entered again.";
+
+function missingKeyMessage(file: string, recorded: string): string {
+  return `${file} is missing, and the database holds secrets sealed with it (key id ${recorded}); a new key would make them unreadable, so the agent does not create one. ${RESTORE_HINT}`;
 }
 
 export function createSecretBox(key: Buffer): SecretBox {

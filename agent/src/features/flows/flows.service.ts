@@ -429,9 +429,10 @@ export function createFlowsService(deps: {
       startedAt: new Date(startedAt),
     });
     if (opts.audio) {
-      fs.mkdirSync(clipsDir, { recursive: true });
+      // People's voices: the agent's alone, like the data directory (0700/0600 whatever the umask allows).
+      fs.mkdirSync(clipsDir, { recursive: true, mode: 0o700 });
       const clipFile = `${row.id}.wav`;
-      fs.writeFileSync(clipPath(clipFile), opts.audio);
+      fs.writeFileSync(clipPath(clipFile), opts.audio, { mode: 0o600 });
       repo.updateRun(row.id, { clipFile });
       row = { ...row, clipFile };
     }
@@ -585,8 +586,8 @@ export function createFlowsService(deps: {
     }
 
     if (state.speech) {
-      fs.mkdirSync(clipsDir, { recursive: true });
-      fs.writeFileSync(clipPath(`${row.id}-speech.wav`), state.speech);
+      fs.mkdirSync(clipsDir, { recursive: true, mode: 0o700 });
+      fs.writeFileSync(clipPath(`${row.id}-speech.wav`), state.speech, { mode: 0o600 });
     }
     const finished = now();
     save({

@@ -21,6 +21,7 @@ import {
 } from '../../contract/nexus-management.js';
 import type { HaHealth, NexusStatus } from '../../contract/status.js';
 import { badRequest, notFound } from '../../lib/http-error.js';
+import { sameOrigin } from '../../lib/origin.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { NexusManagementRepository } from './nexus-management.repository.js';
@@ -517,6 +518,11 @@ export function createNexusManagementService(deps: NexusManagementDeps) {
     async updateHub(id: number, input: RemoteHubChanges): Promise<RemoteHub> {
       const row = requireHub(id);
       const url = input.url ?? row.url;
+      if (input.url && !input.token && !sameOrigin(row.url, input.url)) {
+        throw badRequest(
+          'Enter the access token again for the new address: a saved token is only sent to the address it was saved for',
+        );
+      }
       if (input.url || input.token) {
         const token = input.token ?? deps.secrets.open(row.tokenSealed);
         refuseUnusable(url, await deps.peers.check(url, token));

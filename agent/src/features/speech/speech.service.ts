@@ -17,6 +17,7 @@ import { WyomingError, createWyomingClient, type WyomingClient } from '../../ada
 import { HttpError } from '../../lib/http-error.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
+import { sameOrigin } from '../../lib/origin.js';
 import type { SpeechRepository } from './speech.repository.js';
 import type { SpeechSettingsRow } from './speech.table.js';
 import { detectSpeechInWav, pcmToWav, readClip } from './speech-audio.js';
@@ -202,6 +203,16 @@ export function createSpeechService(deps: {
       let sealed = before?.sttApiKeySealed ?? null;
       if (parsed.stt.apiKey === null) sealed = null;
       else if (parsed.stt.apiKey !== undefined) sealed = deps.secrets.seal(parsed.stt.apiKey);
+      else if (
+        sealed !== null &&
+        parsed.stt.openaiBaseUrl !== null &&
+        !sameOrigin(before?.sttOpenaiBaseUrl ?? '', parsed.stt.openaiBaseUrl)
+      ) {
+        throw new HttpError(
+          400,
+          'Enter the API key again for the new address: a saved key is only sent to the address it was saved for',
+        );
+      }
       const row = deps.repo.save({
         sttEngine: parsed.stt.engine,
         sttWyomingHost: parsed.stt.wyomingHost,

@@ -107,8 +107,9 @@ export function createWakeWordsService(deps: {
     tokenHash: string | null,
   ) => {
     const relative = path.join('wake-words', String(wakeWord.id), `${randomUUID()}.wav`);
-    fs.mkdirSync(path.join(dataDir, path.dirname(relative)), { recursive: true });
-    fs.writeFileSync(path.join(dataDir, relative), analysed.wav16k);
+    // People's voices: the agent's alone, like the data directory (0700/0600 whatever the umask allows).
+    fs.mkdirSync(path.join(dataDir, path.dirname(relative)), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(path.join(dataDir, relative), analysed.wav16k, { mode: 0o600 });
     try {
       return repo.addSample({
         wakeWordId: wakeWord.id,

@@ -172,7 +172,7 @@ export function SpeechSettingsForm({ settings, canEdit }: { settings: SpeechSett
                   error={errors['stt.apiKey']}
                   hint={
                     settings.stt.hasApiKey
-                      ? 'A key is stored (never shown). Leave empty to keep it.'
+                      ? 'A key is stored (never shown). Leave empty to keep it; a new address needs the key again.'
                       : 'Stored encrypted on the hub and never shown again.'
                   }
                 >
