@@ -38,6 +38,20 @@ const envSchema = z.object({
    * anyone can forge to make a reset link point at their own site.
    */
   NEXUS_PUBLIC_URL: z.url().optional(),
+  /**
+   * Further names the hub answers to, besides its IPs, localhost, *.local and the other private
+   * names (http/host-check.ts): comma-separated, `*.example.org` for every name under example.org.
+   * Requests with any other Host are refused (DNS rebinding).
+   */
+  NEXUS_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Set when a TLS-terminating proxy sits in front of the agent, so cookies get the Secure flag. */
   NEXUS_TRUST_PROXY: z
