@@ -5,14 +5,16 @@ import { isSecureRequest } from './request-info.js';
  * The console's Content-Security-Policy: only the hub's own scripts run (no inline script, no
  * eval), so an injected `<script>` or `onerror=` attribute does nothing; nothing is loaded from
  * other sites, and no other site may frame the console (clickjacking).
- * - style-src 'unsafe-inline': Radix's scroll lock and the toasts add <style> elements at run time;
- *   injected CSS cannot run code.
+ * - style-src 'unsafe-inline': the scroll lock of Radix's modal dialogs (react-remove-scroll) adds
+ *   a <style> element at run time; without it the page behind a dialog scrolls (tests/e2e/csp.spec.ts).
+ *   Injected CSS cannot run code.
  * - img-src data: blob:, media-src blob:: icons inlined as data URLs; recordings and synthesized
  *   speech are played from blobs the console fetched.
  * - connect-src 'self': fetch and the /api/live WebSocket (CSP Level 3 lets 'self' cover ws:/wss:
  *   to the same host and port; checked in Chromium by tests/e2e/csp.spec.ts).
- * - worker-src 'self' blob:: none today; downloads made with URL.createObjectURL are not workers.
- *   The microphone's AudioWorklet is a script (script-src), served as /capture-worklet.js.
+ * - worker-src 'self': the console starts no workers today. The microphone's AudioWorklet counts as
+ *   a script (script-src) and is served as /capture-worklet.js, so neither needs blob:.
+ * - zod's eval-compiled parsers are switched off in the browser (web/src/lib/zod-config.ts).
  */
 export const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
@@ -20,10 +22,8 @@ export const CONTENT_SECURITY_POLICY = [
   "style-src 'self' 'unsafe-inline'",
   "img-src 'self' data: blob:",
   "media-src 'self' blob:",
-  "font-src 'self' data:",
   "connect-src 'self'",
-  "worker-src 'self' blob:",
-  "manifest-src 'self'",
+  "worker-src 'self'",
   "object-src 'none'",
   "base-uri 'self'",
   "form-action 'self'",
