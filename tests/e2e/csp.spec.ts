@@ -91,6 +91,19 @@ test('every signed-out screen loads without a CSP violation', async ({ page }) =
   expect(found).toEqual({});
 });
 
+test('the stored theme applies before the console’s code runs (/theme.js under the policy)', async ({
+  page,
+}) => {
+  const violations = await watchViolations(page);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
+  // Without the app's bundle only the theme script can set the class: no flash of the wrong theme.
+  await page.route('**/assets/*.js', (route) => route.abort());
+  await page.goto('/auth');
+  await expect(page.locator('html')).toHaveClass(/(^|\s)dark(\s|$)/);
+  expect(await violations()).toEqual([]);
+});
+
 test.describe('signed in as the owner', () => {
   let owner: Account;
   test.beforeAll(async ({ agent }) => {

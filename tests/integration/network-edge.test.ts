@@ -145,6 +145,20 @@ describe('the console’s documents carry a strict Content-Security-Policy', () 
   });
 });
 
+describe('HSTS only over https', () => {
+  it('is sent when the trusted TLS proxy says the browser came over https, never on plain http', async () => {
+    const agent = await startAgent({ env: { NEXUS_TRUST_PROXY: 'true' } });
+    try {
+      const overTls = await get(agent, '/dashboard', { 'x-forwarded-proto': 'https' });
+      expect(overTls.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+      const plain = await get(agent, '/dashboard');
+      expect(plain.headers['strict-transport-security']).toBeUndefined();
+    } finally {
+      await agent.stop();
+    }
+  });
+});
+
 describe('a flood of refused requests does not flood the log', () => {
   let agent: RunningAgent;
   beforeAll(async () => {
