@@ -16,6 +16,7 @@ import { mountWebApp } from './http/static.js';
 import { securityHeaders } from './http/security-headers.js';
 import { hostCheckFor, refuseForeignHosts, type HostCheck } from './http/host-check.js';
 import { createLogSampler, requestLogKey } from './http/log-sampler.js';
+import { trustedProxyList } from './http/request-info.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import {
   SESSION_COOKIE,
@@ -398,6 +399,15 @@ export function createApp(deps: AppDeps) {
         `request log: suppressed ${suppressed} similar requests (${key})`,
       ),
   });
+
+  // Read by http/request-info.ts wherever forwarded headers are weighed.
+  const trustedProxies = trustedProxyList(deps.env.NEXUS_TRUSTED_PROXIES);
+  if (trustedProxies) {
+    app.use('*', async (c, next) => {
+      c.set('trustedProxies', trustedProxies);
+      await next();
+    });
+  }
 
   app.use('*', async (c, next) => {
     const requestId = nextRequestId();

@@ -235,6 +235,27 @@ describe('X-Forwarded-For is not the sender’s to set', () => {
     }
   });
 
+  it('with NEXUS_TRUSTED_PROXIES, believes forwarded headers only on connections from the listed proxies', async () => {
+    // The test connects from 127.0.0.1: not the proxy at 127.0.0.2, so a stranger reaching the
+    // agent's port directly, who claims another address and https.
+    const bypassed = await startAgent({ env: { NEXUS_TRUSTED_PROXIES: '127.0.0.2, 192.0.2.0/24' } });
+    try {
+      expect(await heartbeatAddress(bypassed, '203.0.113.7')).toBe('127.0.0.1');
+      const claimedTls = await get(bypassed, '/dashboard', { 'x-forwarded-proto': 'https' });
+      expect(claimedTls.headers['strict-transport-security']).toBeUndefined();
+    } finally {
+      await bypassed.stop();
+    }
+    const proxied = await startAgent({ env: { NEXUS_TRUSTED_PROXIES: '127.0.0.0/8' } });
+    try {
+      expect(await heartbeatAddress(proxied, '203.0.113.7, 198.51.100.20')).toBe('198.51.100.20');
+      const overTls = await get(proxied, '/dashboard', { 'x-forwarded-proto': 'https' });
+      expect(overTls.headers['strict-transport-security']).toMatch(/^max-age=/);
+    } finally {
+      await proxied.stop();
+    }
+  });
+
   it('behind the trusted proxy, records the address the proxy appended, not the one the sender claimed', async () => {
     const agent = await startAgent({ env: { NEXUS_TRUST_PROXY: 'true' } });
     try {
