@@ -15,6 +15,9 @@ import { apiNotFound, errorHandler } from './http/error-handler.js';
 import { mountWebApp } from './http/static.js';
 import { securityHeaders } from './http/security-headers.js';
 import { redactPath } from './http/redact-path.js';
+import { hostCheckFor, refuseForeignHosts, type HostCheck } from './http/host-check.js';
+import { createLogSampler, requestLogKey } from './http/log-sampler.js';
+import { trustedProxyList } from './http/request-info.js';
 import { healthRoutes } from './features/health/health.routes.js';
 import {
   SESSION_COOKIE,
@@ -133,6 +136,8 @@ export interface AppDeps {
   docker?: DockerAdapter;
   /** Where the app catalog (catalog.json and its compose templates) lives; by default docker/. */
   catalogDir?: string;
+  /** Which Host headers name this hub (DNS rebinding); main.ts shares one with the hot reads. */
+  hostCheck?: HostCheck;
   now?: () => number;
 }
 
@@ -408,6 +413,28 @@ export function createApp(deps: AppDeps) {
   system.sampler.onSample((sample) => live.publish('metrics', sample));
   publishNotifications(notifications, live);
   const app = new Hono<AppEnv>();
+  // A flood of refused requests writes a few lines per client and route, then a count.
+  const requestLines = createLogSampler({
+    onSuppressing: (key, perWindow, windowMs) =>
+      deps.log.warn(
+        { key, windowSeconds: windowMs / 1000 },
+        `request log: over ${perWindow} similar requests (${key}); the rest of this window's are counted, not logged`,
+      ),
+    onSuppressed: (key, suppressed, windowMs) =>
+      deps.log.warn(
+        { key, suppressed, windowSeconds: windowMs / 1000 },
+        `request log: suppressed ${suppressed} similar requests (${key})`,
+      ),
+  });
+
+  // Read by http/request-info.ts wherever forwarded headers are weighed.
+  const trustedProxies = trustedProxyList(deps.env.NEXUS_TRUSTED_PROXIES);
+  if (trustedProxies) {
+    app.use('*', async (c, next) => {
+      c.set('trustedProxies', trustedProxies);
+      await next();
+    });
+  }
 
   app.use('*', async (c, next) => {
     const requestId = nextRequestId();
@@ -428,11 +455,15 @@ export function createApp(deps: AppDeps) {
       };
       // Every open tab polls several status endpoints: successful reads are debug-level noise,
       // changes and failures are what an owner or a technician looks for in the log.
-      if (status >= 400 || (c.req.method !== 'GET' && c.req.method !== 'HEAD')) log.info(entry, 'request');
-      else log.debug(entry, 'request');
+      if (status >= 400 || (c.req.method !== 'GET' && c.req.method !== 'HEAD')) {
+        if (requestLines.shouldLog(requestLogKey(c, status, deps.env.NEXUS_TRUST_PROXY))) {
+          log.info(entry, 'request');
+        }
+      } else log.debug(entry, 'request');
     }
   });
-  app.use('*', securityHeaders);
+  app.use('*', securityHeaders(deps.env.NEXUS_TRUST_PROXY));
+  app.use('*', refuseForeignHosts(deps.hostCheck ?? hostCheckFor(deps.env, system.info.hostname())));
   app.use('/api/*', appBodyLimit);
   // Form posts from other sites are refused; JSON requests are already covered by SameSite=Lax and CORS.
   // Browsers send Origin or Sec-Fetch-Site with every cross-site POST, so a request with neither

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -38,6 +39,20 @@ const envSchema = z.object({
    * anyone can forge to make a reset link point at their own site.
    */
   NEXUS_PUBLIC_URL: z.url().optional(),
+  /**
+   * Further names the hub answers to, besides its IPs, localhost, *.local and the other private
+   * names (http/host-check.ts): comma-separated, `*.example.org` for every name under example.org.
+   * Requests with any other Host are refused (DNS rebinding).
+   */
+  NEXUS_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean),
+    ),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Who may create an account once the hub has its owner, until an admin chooses on the User
@@ -50,7 +65,31 @@ const envSchema = z.object({
     .enum(['true', 'false', '1', '0'])
     .default('false')
     .transform((v) => v === 'true' || v === '1'),
+  /**
+   * The proxy's addresses (IPs or CIDRs, comma-separated). Set, it implies NEXUS_TRUST_PROXY, and
+   * X-Forwarded-For/-Proto are believed only on connections from these addresses: anyone who
+   * reaches the agent's port directly cannot claim another address or https.
+   */
+  NEXUS_TRUSTED_PROXIES: z
+    .string()
+    .default('')
+    .transform((v) =>
+      v
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .refine((entries) => entries.every(isAddressOrCidr), 'each entry must be an IP address or a CIDR'),
 });
+
+function isAddressOrCidr(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (!family || rest.length) return false;
+  if (prefix === undefined) return true;
+  const bits = Number(prefix);
+  return /^\d+$/.test(prefix) && bits <= (family === 4 ? 32 : 128);
+}
 
 export type Env = z.infer<typeof envSchema> & { dataDir: string };
 
@@ -62,5 +101,9 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     const lines = result.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`).join('\n');
     throw new Error(`Invalid environment:\n${lines}`);
   }
-  return { ...result.data, dataDir: path.resolve(result.data.NEXUS_DATA_DIR) };
+  return {
+    ...result.data,
+    NEXUS_TRUST_PROXY: result.data.NEXUS_TRUST_PROXY || result.data.NEXUS_TRUSTED_PROXIES.length > 0,
+    dataDir: path.resolve(result.data.NEXUS_DATA_DIR),
+  };
 }

@@ -11,6 +11,7 @@ import { createSystemInfo } from './adapters/system-info.js';
 import { createMetricsSampler } from './features/metrics/metrics-sampler.js';
 import { createMetricsService } from './features/metrics/metrics.service.js';
 import { createHotReads, jsonCachedBy } from './http/hot-reads.js';
+import { hostCheckFor } from './http/host-check.js';
 import { createLiveHub } from './live/hub.js';
 import { describeStartupFailure } from './lib/startup-error.js';
 import { openSecretBox } from './db/secret-key.js';
@@ -58,6 +59,8 @@ const systemInfo = createSystemInfo({ hostRoot: env.NEXUS_HOST_ROOT });
 const sampler = createMetricsSampler({ info: systemInfo, log, version: APP_VERSION });
 sampler.start();
 const live = createLiveHub({ log });
+// One Host check (and its memo) for the API and the hot reads answered before it.
+const hostCheck = hostCheckFor(env, systemInfo.hostname());
 
 const app = createApp({
   env,
@@ -72,6 +75,7 @@ const app = createApp({
   logRing,
   homeAssistant: createHomeAssistantAdapter(),
   docker: createDockerAdapter(env.DOCKER_HOST),
+  hostCheck,
 });
 
 /** Browsers send only subscribe/unsubscribe messages: a few hundred bytes. */
@@ -83,6 +87,7 @@ const statusMetrics = createMetricsService({ info: systemInfo, sampler });
 const hotReads = createHotReads({
   log,
   validate: (token) => sessions.validate(token),
+  hostAllowed: hostCheck,
   routes: {
     // Changes with a new sample or a new second (uptime); the network and disk readings in it are
     // refreshed by the sampler every few seconds, so a second's delay adds nothing.

@@ -1,3 +1,4 @@
+import type { BlockList } from 'node:net';
 import type { Logger } from '../lib/logger.js';
 import type { SessionUser } from '../features/auth/session.service.js';
 
@@ -10,5 +11,7 @@ export interface AppEnv {
     user: SessionUser | null;
     /** The raw session cookie value, when one was presented and is valid. */
     sessionToken: string | null;
+    /** NEXUS_TRUSTED_PROXIES, when set: forwarded headers count only from these peers (request-info.ts). */
+    trustedProxies?: BlockList;
   };
 }

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type RequestListener, type ServerRe
 import { SESSION_COOKIE } from '../features/auth/session.service.js';
 import type { Logger } from '../lib/logger.js';
 import { readCookie } from './cookies.js';
+import type { HostCheck } from './host-check.js';
 import { API_HEADERS } from './security-headers.js';
 
 /**
@@ -39,6 +40,8 @@ export function jsonCachedBy(key: () => string, read: () => unknown): HotRead {
 export function createHotReads(opts: {
   routes: Record<string, HotRead>;
   validate: (token: string) => unknown;
+  /** The API's Host check (DNS rebinding); a refused Host goes on to Hono, which answers 421. */
+  hostAllowed: HostCheck;
   log: Logger;
 }) {
   const routes = new Map(Object.entries(opts.routes));
@@ -63,7 +66,7 @@ export function createHotReads(opts: {
   function handle(req: IncomingMessage, res: ServerResponse, next: RequestListener): void {
     const read = req.method === 'GET' ? routes.get(req.url ?? '') : undefined;
     const token = read ? readCookie(req.headers.cookie, SESSION_COOKIE) : undefined;
-    if (!read || !token || !opts.validate(token)) {
+    if (!read || !token || !opts.hostAllowed(req.headers.host) || !opts.validate(token)) {
       next(req, res);
       return;
     }

@@ -40,6 +40,8 @@ export function configFacts(env: Env): HubDebug['config'] {
     { name: 'SMTP_URL', value: set(env.SMTP_URL) },
     { name: 'NEXUS_PUBLIC_URL', value: shown(env.NEXUS_PUBLIC_URL) },
     { name: 'NEXUS_TRUST_PROXY', value: String(env.NEXUS_TRUST_PROXY) },
+    { name: 'NEXUS_TRUSTED_PROXIES', value: shown(env.NEXUS_TRUSTED_PROXIES.join(', ')) },
+    { name: 'NEXUS_ALLOWED_HOSTS', value: shown(env.NEXUS_ALLOWED_HOSTS.join(', ')) },
     { name: 'LOG_LEVEL', value: env.LOG_LEVEL },
   ];
 }

@@ -1,5 +1,4 @@
-import { getConnInfo } from '@hono/node-server/conninfo';
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import {
@@ -9,6 +8,7 @@ import {
 } from '../../contract/status.js';
 import type { AppEnv } from '../../http/app-env.js';
 import { checksCredential, requireAdmin, requireUser } from '../../http/guards.js';
+import { clientAddress } from '../../http/request-info.js';
 import { validate } from '../../http/validate.js';
 import type { SatellitesService } from './satellites.service.js';
 import type { SatelliteRow } from './satellites.table.js';
@@ -20,16 +20,14 @@ function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-function clientAddress(c: Context, trustProxy: boolean): string | null {
-  if (trustProxy) {
-    const forwarded = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-    if (forwarded) return forwarded;
-  }
-  try {
-    return getConnInfo(c).remote.address ?? null;
-  } catch {
-    return null;
-  }
+/**
+ * The address a satellite's heartbeat came from, by the one rule every feature uses (the socket's
+ * peer, or the entry our own trusted proxy appended): the first X-Forwarded-For entry is whatever
+ * the sender claimed.
+ */
+function satelliteAddress(c: Parameters<typeof clientAddress>[0], trustProxy: boolean): string | null {
+  const address = clientAddress(c, trustProxy);
+  return address === 'unknown' ? null : address;
 }
 
 /** `/api/devices/satellite`: the list for everyone signed in, changes for admins, heartbeats for satellites. */
@@ -70,6 +68,8 @@ export function satellitesRoutes(service: SatellitesService, opts: { trustProxy:
       ),
       validate('json', satelliteHeartbeatInputSchema),
       (c) =>
-        c.json(service.heartbeat(c.get('satellite'), c.req.valid('json'), clientAddress(c, opts.trustProxy))),
+        c.json(
+          service.heartbeat(c.get('satellite'), c.req.valid('json'), satelliteAddress(c, opts.trustProxy)),
+        ),
     );
 }

@@ -49,30 +49,8 @@ export interface Microphone {
   close(): Promise<void>;
 }
 
-// An AudioWorklet that copies the first input channel out in chunks; loaded from a Blob so it
-// needs no separate build entry.
-const CAPTURE_WORKLET = `
-class NexusCapture extends AudioWorkletProcessor {
-  constructor() { super(); this.buffer = new Float32Array(${CHUNK_SAMPLES}); this.filled = 0; }
-  process(inputs) {
-    const channel = inputs[0] && inputs[0][0];
-    if (!channel) return true;
-    let offset = 0;
-    while (offset < channel.length) {
-      const count = Math.min(channel.length - offset, this.buffer.length - this.filled);
-      this.buffer.set(channel.subarray(offset, offset + count), this.filled);
-      this.filled += count;
-      offset += count;
-      if (this.filled === this.buffer.length) {
-        this.port.postMessage(this.buffer.slice());
-        this.filled = 0;
-      }
-    }
-    return true;
-  }
-}
-registerProcessor('nexus-capture', NexusCapture);
-`;
+/** The AudioWorklet that copies the first input channel out in chunks (served from web/public). */
+const CAPTURE_WORKLET_URL = '/capture-worklet.js';
 
 /** Whether this page may use the microphone at all (getUserMedia needs HTTPS or localhost). */
 export function microphoneSupported(): boolean {
@@ -107,14 +85,11 @@ export async function openMicrophone(
   });
   const track = stream.getAudioTracks()[0]!;
   const context = new AudioContext();
-  const moduleUrl = URL.createObjectURL(new Blob([CAPTURE_WORKLET], { type: 'text/javascript' }));
-  try {
-    await context.audioWorklet.addModule(moduleUrl);
-  } finally {
-    URL.revokeObjectURL(moduleUrl);
-  }
+  await context.audioWorklet.addModule(CAPTURE_WORKLET_URL);
   const source = context.createMediaStreamSource(stream);
-  const capture = new AudioWorkletNode(context, 'nexus-capture');
+  const capture = new AudioWorkletNode(context, 'nexus-capture', {
+    processorOptions: { chunkSamples: CHUNK_SAMPLES },
+  });
   // A silent path to the output keeps the worklet pulled by the audio graph.
   const mute = context.createGain();
   mute.gain.value = 0;
