@@ -16,6 +16,7 @@ const names = {
   tty: `nx-${run}-tty`,
   lifecycle: `nx-${run}-life`,
   blocker: `nx-${run}-blocker`,
+  stubborn: `nx-${run}-stubborn`,
   stack: `it-${run}-stack`,
   failing: `it-${run}-failing`,
   pull: `it-${run}-pull`,
@@ -89,7 +90,7 @@ afterAll(async () => {
   await agent?.stop();
   cleanUpDocker({
     projects: [names.stack, names.failing, names.pull, 'nexus-ollama'],
-    containers: [names.plain, names.tty, names.lifecycle, names.blocker],
+    containers: [names.plain, names.tty, names.lifecycle, names.blocker, names.stubborn],
   });
 });
 
@@ -219,6 +220,24 @@ describe('containers', () => {
     expect(res.json.network).toEqual({ rxBytes: expect.any(Number), txBytes: expect.any(Number) });
     expect(res.json.blockIo).toEqual({ readBytes: expect.any(Number), writeBytes: expect.any(Number) });
   });
+
+  // busybox sh as PID 1 ignores SIGTERM, so the engine waits the whole default stop timeout (10 s)
+  // before it kills: the call answers after that, not a 502 when a connect timeout strikes at 5 s.
+  it(
+    'stops and restarts a container that ignores SIGTERM, with the default stop timeout',
+    { timeout: 90_000 },
+    async () => {
+      podman('run', '-d', '--name', names.stubborn, TEST_IMAGE, 'sh', '-c', 'while true; do sleep 1; done');
+      const restart = await owner.post(`/api/docker/containers/${names.stubborn}/restart`);
+      expect(restart.status).toBe(200);
+      expect(restart.json).toEqual({ ok: true });
+      expect(podman('inspect', '-f', '{{.State.Status}}', names.stubborn)).toBe('running');
+      const stop = await owner.post(`/api/docker/containers/${names.stubborn}/stop`);
+      expect(stop.status).toBe(200);
+      expect(stop.json).toEqual({ ok: true });
+      expect(podman('inspect', '-f', '{{.State.Status}}', names.stubborn)).toBe('exited');
+    },
+  );
 
   it('removes a container', async () => {
     podman('create', '--name', names.blocker, TEST_IMAGE, 'true');
@@ -501,6 +520,27 @@ describe('the app catalog', () => {
 });
 
 describe('an unreachable engine', () => {
+  it('answers 502 for a TCP endpoint nobody listens on', async () => {
+    const endpoint = `tcp://127.0.0.1:${await freePort()}`;
+    const down = await startAgent({ env: { DOCKER_HOST: endpoint } });
+    try {
+      const client = new Client(down.url);
+      await signUp(client);
+      const res = await client.get('/api/docker/containers');
+      expect(res.status).toBe(502);
+      expect(res.json.message).toBe(`Docker engine not reachable at ${endpoint}`);
+      const stop = await client.post('/api/docker/containers/anything/stop');
+      expect(stop.status).toBe(502);
+      expect(stop.json.message).toBe(`Docker engine not reachable at ${endpoint}`);
+      expect((await client.get('/api/docker/engine')).json).toMatchObject({
+        reachable: false,
+        message: `Docker engine not reachable at ${endpoint}`,
+      });
+    } finally {
+      await down.stop();
+    }
+  });
+
   it('answers 502 naming where the engine was expected', async () => {
     const socket = path.join(os.tmpdir(), `nexus-no-engine-${run}.sock`);
     const down = await startAgent({ env: { DOCKER_HOST: `unix://${socket}` } });
