@@ -17,6 +17,7 @@ const names = {
   lifecycle: `nx-${run}-life`,
   blocker: `nx-${run}-blocker`,
   stubborn: `nx-${run}-stubborn`,
+  secretive: `nx-${run}-secretive`,
   stack: `it-${run}-stack`,
   failing: `it-${run}-failing`,
   pull: `it-${run}-pull`,
@@ -90,7 +91,7 @@ afterAll(async () => {
   await agent?.stop();
   cleanUpDocker({
     projects: [names.stack, names.failing, names.pull, 'nexus-ollama'],
-    containers: [names.plain, names.tty, names.lifecycle, names.blocker, names.stubborn],
+    containers: [names.plain, names.tty, names.lifecycle, names.blocker, names.stubborn, names.secretive],
   });
 });
 
@@ -246,6 +247,61 @@ describe('containers', () => {
   });
 });
 
+describe('container secrets', () => {
+  it('hides environment values and secret-looking labels and arguments from members, not from admins', async () => {
+    podman(
+      'run',
+      '-d',
+      '--name',
+      names.secretive,
+      '--stop-timeout',
+      '1',
+      '-e',
+      'DB_PASSWORD=hunter2',
+      '-e',
+      'DATABASE=postgres://app:hunter2@db/app',
+      '-e',
+      'GREETING=hello',
+      '--label',
+      'io.nexus.api-token=hunter2',
+      '--label',
+      'io.nexus.upstream=https://app:hunter2@example.invalid/',
+      '--label',
+      `io.nexus.test=${run}`,
+      TEST_IMAGE,
+      'sh',
+      '-c',
+      'while true; do sleep 1; done',
+      '--password=hunter2',
+    );
+    const member = await viewer.get(`/api/docker/containers/${names.secretive}`);
+    expect(member.status).toBe(200);
+    expect(member.text).not.toContain('hunter2');
+    // Names stay (what the container is configured with); values do not, secret-looking or not.
+    expect(member.json.Config.Env).toEqual(
+      expect.arrayContaining(['DB_PASSWORD=••••', 'DATABASE=••••', 'GREETING=••••']),
+    );
+    expect(member.json.Config.Labels).toMatchObject({
+      'io.nexus.api-token': '••••',
+      'io.nexus.upstream': '••••',
+      'io.nexus.test': run,
+    });
+    const list = await viewer.get('/api/docker/containers');
+    expect(list.status).toBe(200);
+    expect(list.text).not.toContain('hunter2');
+    expect(
+      list.json.containers.find((c: { name: string }) => c.name === names.secretive).labels,
+    ).toMatchObject({
+      'io.nexus.test': run,
+    });
+
+    const admin = await owner.get(`/api/docker/containers/${names.secretive}`);
+    expect(admin.json.Config.Env).toEqual(expect.arrayContaining(['DB_PASSWORD=hunter2', 'GREETING=hello']));
+    expect(admin.json.Config.Labels['io.nexus.api-token']).toBe('hunter2');
+    expect((await owner.get('/api/docker/containers')).text).toContain('hunter2');
+  });
+});
+
 describe('live log following', () => {
   it('streams new lines over the live channel, stderr tagged', async () => {
     const name = `nx-${run}-live`;
@@ -316,6 +372,7 @@ describe('stacks', () => {
       '    stop_grace_period: 1s',
       '    environment:',
       '      ROLE: primary',
+      '      DB_PASSWORD: hunter2',
       '  web:',
       `    image: ${TEST_IMAGE}`,
       "    command: sh -c 'mkdir -p /www && echo hello-$$ROLE > /www/index.html && httpd -f -p 80 -h /www'",
@@ -361,6 +418,13 @@ describe('stacks', () => {
       (c: { composeProject: string | null }) => c.composeProject === names.stack,
     );
     expect(containers.map((c: { composeService: string }) => c.composeService).sort()).toEqual(['db', 'web']);
+
+    // The compose file holds the environment: an admin reads it, a member does not.
+    expect((await owner.get(`/api/docker/stacks/${names.stack}`)).json.compose).toContain('hunter2');
+    const memberDetail = await viewer.get(`/api/docker/stacks/${names.stack}`);
+    expect(memberDetail.status).toBe(200);
+    expect(memberDetail.json).toMatchObject({ name: names.stack, source: 'console', compose: null });
+    expect(memberDetail.text).not.toContain('hunter2');
 
     // A second stack of the same name is a conflict.
     expect((await owner.post('/api/docker/stacks', { name: names.stack, compose })).status).toBe(409);
