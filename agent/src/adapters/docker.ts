@@ -185,7 +185,9 @@ export function toHttpError(err: unknown, endpoint: string): HttpError {
  * in time; once connected, only the call's own timeout applies. Serves unix sockets and TCP alike.
  */
 function connectTimeoutAgent(protocol: 'http' | 'https', timeoutMs: number): http.Agent {
-  const agent = protocol === 'https' ? new https.Agent() : new http.Agent();
+  // keepAlive as Node's global agent, which dockerode used before: one connection serves many calls.
+  const agent =
+    protocol === 'https' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
   const createConnection = agent.createConnection.bind(agent);
   agent.createConnection = (options, callback) => {
     const socket = createConnection(options, callback) as net.Socket | null | undefined;
