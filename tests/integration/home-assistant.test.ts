@@ -622,6 +622,32 @@ describe('faults', () => {
   });
 });
 
+// After the connection test and the faults: the camera is not in the simulator's registry.
+describe('camera tokens', () => {
+  it("never pass a camera's access token to browsers, in states or history", async () => {
+    const token = 'camtoken0123456789abcdef';
+    sim.setState('camera.porch', 'idle', {
+      friendly_name: 'Porch',
+      access_token: token,
+      entity_picture: `/api/camera_proxy/camera.porch?token=${token}`,
+    });
+    const porch = await waitFor(
+      async () => await user.get('/api/ha/entities/camera.porch'),
+      (res) => res.status === 200,
+      { what: 'the camera in the cache' },
+    );
+    expect(porch.text).not.toContain(token);
+    expect(porch.json.attributes).toEqual({
+      friendly_name: 'Porch',
+      entity_picture: '/api/camera_proxy/camera.porch?token=redacted',
+    });
+    expect((await user.get('/api/ha/entities')).text).not.toContain(token);
+    const history = await user.get('/api/ha/history?entity=camera.porch&minimal=false');
+    expect(history.status).toBe(200);
+    expect(history.text).not.toContain(token);
+  });
+});
+
 describe('secrets', () => {
   it('never puts the token in a response or a log line', () => {
     expect(RecordingClient.answers.length).toBeGreaterThan(20);

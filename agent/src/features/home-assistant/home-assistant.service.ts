@@ -24,6 +24,7 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import { sameOrigin } from '../../lib/origin.js';
 import { createHaConfigStore, type HaConfigStore, type SettingsStore } from './ha-config.js';
 import { createHaConnection, type HaConnection, type LiveChannel } from './ha-connection.js';
+import { withoutCredentials } from './entity-cache.js';
 import { checkMemberTargets, createMemberAccessStore, type MemberAccessStore } from './member-access.js';
 
 const DAY_MS = 86_400_000;
@@ -220,7 +221,7 @@ export function createHomeAssistantService(deps: {
               points: rows.map((r) => ({
                 state: r.state,
                 last_changed: r.last_changed,
-                attributes: r.attributes ?? null,
+                attributes: r.attributes ? withoutCredentials(r.attributes) : null,
               })),
             };
           }),
