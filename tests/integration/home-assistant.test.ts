@@ -335,7 +335,7 @@ describe('service calls', () => {
     const fan = await user.post('/api/ha/services/switch/turn_off', { entity_id: 'switch.office_fan' });
     expect(fan.status).toBe(403);
     expect(fan.json.message).toBe(
-      'Members may not control switch.office_fan; an admin can allow it under Home Assistant → Member access',
+      'Members may not control switch.office_fan; an admin can allow it under Home Assistant → Connection setup → Member access',
     );
     await setMemberAccess(DEFAULT_ACCESS);
   });

@@ -11,7 +11,7 @@ export const HA_MEMBER_ACCESS_KEY = 'home-assistant.member-access';
 /** Service data keys through which Home Assistant targets more than the entities named. */
 const WIDE_TARGET_KEYS = ['area_id', 'device_id', 'floor_id', 'label_id'] as const;
 
-const HOW_TO_ALLOW = 'an admin can allow it under Home Assistant → Member access';
+const HOW_TO_ALLOW = 'an admin can allow it under Home Assistant → Connection setup → Member access';
 
 /** The admin-set list of what members may control, kept in the settings table. */
 export function createMemberAccessStore(settings: SettingsStore) {
