@@ -80,6 +80,45 @@ test('connects through the settings screen, keeps the token hidden and passes ev
   await expect(page.getByText('Home Assistant: Connected').first()).toBeVisible();
 });
 
+test('admins choose what members may control; members do not see the choice', async ({ page, haAgent }) => {
+  await page.goto('/ha-connection-setup');
+  const card = page.getByRole('form', { name: 'Member access' });
+  await expect(page.getByRole('heading', { name: 'Member access' })).toBeVisible();
+  // The everyday domains Home Assistant has, lights ticked by default.
+  await expect(card.getByRole('checkbox', { name: 'Lights' })).toBeChecked();
+  await expect(card.getByRole('checkbox', { name: 'Switches' })).not.toBeChecked();
+  await expect(card.getByRole('checkbox', { name: 'Locks' })).toHaveCount(0);
+  await card.getByRole('checkbox', { name: 'Covers' }).click();
+  await card.getByLabel('Also these entities').fill('switch.coffee_maker');
+  await card.getByRole('button', { name: 'Add' }).click();
+  await expect(card.getByRole('list', { name: 'Allowed entities' })).toContainText('Coffee Maker');
+  await card.getByRole('button', { name: 'Save member access' }).click();
+  await expect(card.getByText('Saved', { exact: true })).toBeVisible();
+  const saved = await page.request.get('/api/settings/home-assistant/member-access');
+  expect(await saved.json()).toEqual({ domains: ['cover', 'light'], entities: ['switch.coffee_maker'] });
+
+  // Removing it again through the list.
+  await card.getByRole('button', { name: 'Remove switch.coffee_maker' }).click();
+  await card.getByRole('checkbox', { name: 'Covers' }).click();
+  await card.getByRole('button', { name: 'Save member access' }).click();
+  await expect(card.getByText('Saved', { exact: true })).toBeVisible();
+  await expect
+    .poll(async () => (await page.request.get('/api/settings/home-assistant/member-access')).json())
+    .toEqual({ domains: ['light'], entities: [] });
+
+  const member = await createAccount(haAgent, { name: 'Mo Member', role: 'user' });
+  const memberPage = await page.context().browser()!.newPage({ baseURL: haAgent.url });
+  try {
+    await signIn(memberPage, member);
+    await memberPage.goto('/ha-connection-setup');
+    await expect(memberPage.getByText('Only administrators change the connection')).toBeVisible();
+    await expect(memberPage.getByRole('heading', { name: 'Member access' })).toHaveCount(0);
+    expect((await memberPage.request.get('/api/settings/home-assistant/member-access')).status()).toBe(403);
+  } finally {
+    await memberPage.close();
+  }
+});
+
 test('the entity list follows Home Assistant live', async ({ page, sim }) => {
   await page.goto('/ha-entities');
   await page.getByLabel('Search entities').fill('outdoor temperature');

@@ -250,7 +250,7 @@ test('microphone test: live level, noise floor and sample rate, a take played ba
   await expect(devices.getByRole('listitem').first()).toBeVisible();
 });
 
-test('a household member records but moderates only their own takes; admins keep the controls', async ({
+test('a household member hears and moderates only their own takes; admins keep the controls', async ({
   browser,
   agent,
   page,
@@ -270,14 +270,17 @@ test('a household member records but moderates only their own takes; admins keep
   await expect(member.getByRole('button', { name: 'Delete hey nexus' })).toHaveCount(0);
   await member.getByRole('button', { name: 'hey nexus', exact: true }).click();
   await member.getByRole('tab', { name: 'All' }).click();
-  // Alice's take (recorded by the admin's account) is there to listen to, not to judge.
-  const samples = member.getByRole('list', { name: 'Samples' });
-  await expect(rows(samples)).not.toHaveCount(0);
-  await expect(samples.getByRole('button', { name: 'Reject' })).toHaveCount(0);
-  const refused = await member.request.delete(
-    `/api/wake-words/${wakeWord.id}/samples/${(await firstSampleId(page, wakeWord.id))!}`,
-  );
-  expect(refused.status()).toBe(403);
+  // Alice's take (recorded by the admin's account) is her voice: not listed, not played, not judged.
+  await expect(member.getByText('No samples yet: record some on the training screen.')).toBeVisible();
+  await expect(member.getByRole('list', { name: 'Samples' })).toHaveCount(0);
+  await expect(member.getByRole('tab', { name: 'Moderation queue' })).toHaveCount(0);
+  await expect(member.getByRole('link', { name: 'Download dataset' })).toHaveCount(0);
+  const aliceTake = (await firstSampleId(page, wakeWord.id))!;
+  expect(
+    (await member.request.get(`/api/wake-words/${wakeWord.id}/samples/${aliceTake}/audio`)).status(),
+  ).toBe(404);
+  const refused = await member.request.delete(`/api/wake-words/${wakeWord.id}/samples/${aliceTake}`);
+  expect(refused.status()).toBe(404);
   await memberContext.close();
 });
 

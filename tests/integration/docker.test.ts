@@ -16,6 +16,8 @@ const names = {
   tty: `nx-${run}-tty`,
   lifecycle: `nx-${run}-life`,
   blocker: `nx-${run}-blocker`,
+  stubborn: `nx-${run}-stubborn`,
+  secretive: `nx-${run}-secretive`,
   stack: `it-${run}-stack`,
   failing: `it-${run}-failing`,
   pull: `it-${run}-pull`,
@@ -89,7 +91,7 @@ afterAll(async () => {
   await agent?.stop();
   cleanUpDocker({
     projects: [names.stack, names.failing, names.pull, 'nexus-ollama'],
-    containers: [names.plain, names.tty, names.lifecycle, names.blocker],
+    containers: [names.plain, names.tty, names.lifecycle, names.blocker, names.stubborn, names.secretive],
   });
 });
 
@@ -220,10 +222,83 @@ describe('containers', () => {
     expect(res.json.blockIo).toEqual({ readBytes: expect.any(Number), writeBytes: expect.any(Number) });
   });
 
+  // busybox sh as PID 1 ignores SIGTERM, so the engine waits the whole default stop timeout (10 s)
+  // before it kills: the call answers after that, not a 502 when a connect timeout strikes at 5 s.
+  it(
+    'stops and restarts a container that ignores SIGTERM, with the default stop timeout',
+    { timeout: 90_000 },
+    async () => {
+      podman('run', '-d', '--name', names.stubborn, TEST_IMAGE, 'sh', '-c', 'while true; do sleep 1; done');
+      const restart = await owner.post(`/api/docker/containers/${names.stubborn}/restart`);
+      expect(restart.status).toBe(200);
+      expect(restart.json).toEqual({ ok: true });
+      expect(podman('inspect', '-f', '{{.State.Status}}', names.stubborn)).toBe('running');
+      const stop = await owner.post(`/api/docker/containers/${names.stubborn}/stop`);
+      expect(stop.status).toBe(200);
+      expect(stop.json).toEqual({ ok: true });
+      expect(podman('inspect', '-f', '{{.State.Status}}', names.stubborn)).toBe('exited');
+    },
+  );
+
   it('removes a container', async () => {
     podman('create', '--name', names.blocker, TEST_IMAGE, 'true');
     expect((await owner.delete(`/api/docker/containers/${names.blocker}`)).status).toBe(200);
     expect((await owner.get(`/api/docker/containers/${names.blocker}`)).status).toBe(404);
+  });
+});
+
+describe('container secrets', () => {
+  it('hides environment values and secret-looking labels and arguments from members, not from admins', async () => {
+    podman(
+      'run',
+      '-d',
+      '--name',
+      names.secretive,
+      '--stop-timeout',
+      '1',
+      '-e',
+      'DB_PASSWORD=hunter2',
+      '-e',
+      'DATABASE=postgres://app:hunter2@db/app',
+      '-e',
+      'GREETING=hello',
+      '--label',
+      'io.nexus.api-token=hunter2',
+      '--label',
+      'io.nexus.upstream=https://app:hunter2@example.invalid/',
+      '--label',
+      `io.nexus.test=${run}`,
+      TEST_IMAGE,
+      'sh',
+      '-c',
+      'while true; do sleep 1; done',
+      '--password=hunter2',
+    );
+    const member = await viewer.get(`/api/docker/containers/${names.secretive}`);
+    expect(member.status).toBe(200);
+    expect(member.text).not.toContain('hunter2');
+    // Names stay (what the container is configured with); values do not, secret-looking or not.
+    expect(member.json.Config.Env).toEqual(
+      expect.arrayContaining(['DB_PASSWORD=••••', 'DATABASE=••••', 'GREETING=••••']),
+    );
+    expect(member.json.Config.Labels).toMatchObject({
+      'io.nexus.api-token': '••••',
+      'io.nexus.upstream': '••••',
+      'io.nexus.test': run,
+    });
+    const list = await viewer.get('/api/docker/containers');
+    expect(list.status).toBe(200);
+    expect(list.text).not.toContain('hunter2');
+    expect(
+      list.json.containers.find((c: { name: string }) => c.name === names.secretive).labels,
+    ).toMatchObject({
+      'io.nexus.test': run,
+    });
+
+    const admin = await owner.get(`/api/docker/containers/${names.secretive}`);
+    expect(admin.json.Config.Env).toEqual(expect.arrayContaining(['DB_PASSWORD=hunter2', 'GREETING=hello']));
+    expect(admin.json.Config.Labels['io.nexus.api-token']).toBe('hunter2');
+    expect((await owner.get('/api/docker/containers')).text).toContain('hunter2');
   });
 });
 
@@ -297,6 +372,7 @@ describe('stacks', () => {
       '    stop_grace_period: 1s',
       '    environment:',
       '      ROLE: primary',
+      '      DB_PASSWORD: hunter2',
       '  web:',
       `    image: ${TEST_IMAGE}`,
       "    command: sh -c 'mkdir -p /www && echo hello-$$ROLE > /www/index.html && httpd -f -p 80 -h /www'",
@@ -342,6 +418,13 @@ describe('stacks', () => {
       (c: { composeProject: string | null }) => c.composeProject === names.stack,
     );
     expect(containers.map((c: { composeService: string }) => c.composeService).sort()).toEqual(['db', 'web']);
+
+    // The compose file holds the environment: an admin reads it, a member does not.
+    expect((await owner.get(`/api/docker/stacks/${names.stack}`)).json.compose).toContain('hunter2');
+    const memberDetail = await viewer.get(`/api/docker/stacks/${names.stack}`);
+    expect(memberDetail.status).toBe(200);
+    expect(memberDetail.json).toMatchObject({ name: names.stack, source: 'console', compose: null });
+    expect(memberDetail.text).not.toContain('hunter2');
 
     // A second stack of the same name is a conflict.
     expect((await owner.post('/api/docker/stacks', { name: names.stack, compose })).status).toBe(409);
@@ -501,6 +584,27 @@ describe('the app catalog', () => {
 });
 
 describe('an unreachable engine', () => {
+  it('answers 502 for a TCP endpoint nobody listens on', async () => {
+    const endpoint = `tcp://127.0.0.1:${await freePort()}`;
+    const down = await startAgent({ env: { DOCKER_HOST: endpoint } });
+    try {
+      const client = new Client(down.url);
+      await signUp(client);
+      const res = await client.get('/api/docker/containers');
+      expect(res.status).toBe(502);
+      expect(res.json.message).toBe(`Docker engine not reachable at ${endpoint}`);
+      const stop = await client.post('/api/docker/containers/anything/stop');
+      expect(stop.status).toBe(502);
+      expect(stop.json.message).toBe(`Docker engine not reachable at ${endpoint}`);
+      expect((await client.get('/api/docker/engine')).json).toMatchObject({
+        reachable: false,
+        message: `Docker engine not reachable at ${endpoint}`,
+      });
+    } finally {
+      await down.stop();
+    }
+  });
+
   it('answers 502 naming where the engine was expected', async () => {
     const socket = path.join(os.tmpdir(), `nexus-no-engine-${run}.sock`);
     const down = await startAgent({ env: { DOCKER_HOST: `unix://${socket}` } });

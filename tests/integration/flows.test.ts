@@ -730,6 +730,45 @@ describe('flows', () => {
     ).toBe(true);
   });
 
+  it("a member's ha_call stage reaches only what an admin allows members", async () => {
+    const coffee = {
+      name: 'Coffee',
+      trigger: { type: 'api' },
+      stages: [
+        {
+          id: 'c',
+          name: 'Coffee on',
+          kind: 'ha_call',
+          config: { domain: 'switch', service: 'turn_on', entityId: 'switch.coffee_maker' },
+        },
+      ],
+    };
+    const flow = await createFlow(alice, coffee);
+    const before = ha.serviceCalls.length;
+    const refused = await alice.post(`/api/flows/${flow.id}/run?wait=true`);
+    expect(refused.json.status).toBe('failed');
+    expect(refused.json.error).toContain(
+      'Members may not control switch.coffee_maker; an admin can allow it',
+    );
+    expect(ha.serviceCalls.length).toBe(before);
+
+    const access = '/api/settings/home-assistant/member-access';
+    expect((await owner.put(access, { domains: ['light'], entities: ['switch.coffee_maker'] })).status).toBe(
+      200,
+    );
+    try {
+      const allowed = await alice.post(`/api/flows/${flow.id}/run?wait=true`);
+      expect(allowed.json.status, JSON.stringify(allowed.json)).toBe('succeeded');
+      expect(ha.serviceCalls.at(-1)).toMatchObject({
+        domain: 'switch',
+        service: 'turn_on',
+        target: { entity_id: ['switch.coffee_maker'] },
+      });
+    } finally {
+      expect((await owner.put(access, { domains: ['light'], entities: [] })).status).toBe(200);
+    }
+  });
+
   it('keeps the newest 200 runs of a flow', async () => {
     const flow = await createFlow(alice, {
       name: 'Busy',

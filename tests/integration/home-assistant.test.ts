@@ -35,6 +35,13 @@ async function waitFor<T>(
   throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
 }
 
+const MEMBER_ACCESS = '/api/settings/home-assistant/member-access';
+const DEFAULT_ACCESS = { domains: ['light'], entities: [] };
+async function setMemberAccess(access: { domains: string[]; entities: string[] }) {
+  const res = await owner.put(MEMBER_ACCESS, access);
+  expect(res.status, res.text).toBe(200);
+}
+
 let sim: HomeAssistantSim;
 let agent: RunningAgent;
 let owner: RecordingClient;
@@ -249,18 +256,10 @@ describe('service calls', () => {
     expect(generic.status).toBe(403);
     expect(sim.serviceCalls.length).toBe(before);
 
-    for (const [domain, service, entity] of [
-      ['switch', 'toggle', 'switch.coffee_maker'],
-      ['cover', 'open_cover', 'cover.garage_door'],
-      ['media_player', 'media_play', 'media_player.living_room_speaker'],
-      ['scene', 'turn_on', 'scene.movie_night'],
-      ['script', 'turn_on', 'script.good_night'],
-    ]) {
-      const res = await user.post(`/api/ha/services/${domain}/${service}`, { entity_id: entity });
-      expect(res.status, `${domain}.${service}: ${res.text}`).toBe(200);
-    }
-    // Services of an everyday domain that reach beyond it are the admins' too: scene.apply sets
-    // any entity it names (here the lock), scene.create makes such a scene, reload rereads config.
+    // Services of an everyday domain that reach beyond it are the admins' even when the domain is
+    // allowed: scene.apply sets any entity it names (here the lock), scene.create makes such a
+    // scene, reload rereads config.
+    await setMemberAccess({ domains: ['light', 'scene', 'script'], entities: [] });
     for (const [domain, service, data] of [
       ['scene', 'apply', { entities: { 'lock.front_door': 'unlocked' } }],
       ['scene', 'create', { scene_id: 'open_up', entities: { 'lock.front_door': 'unlocked' } }],
@@ -271,9 +270,8 @@ describe('service calls', () => {
       expect(refused.status, `${domain}.${service}`).toBe(403);
       expect(refused.json.message).toContain(`Only administrators may call ${domain}.${service}`);
     }
-    // A script is also its own service; users may run it that way.
-    expect((await user.post('/api/ha/services/script/good_night', {})).status).toBe(200);
     expect(sim.serviceCalls.filter((c) => c.domain === 'scene' && c.service !== 'turn_on')).toEqual([]);
+    await setMemberAccess(DEFAULT_ACCESS);
 
     const admin = await owner.post('/api/ha/services/lock/unlock', { entity_id: 'lock.front_door' });
     expect(admin.status).toBe(200);
@@ -281,6 +279,107 @@ describe('service calls', () => {
       () => sim.getState('lock.front_door')?.state,
       (s) => s === 'unlocked',
     );
+  });
+
+  it('let members control lights only until an admin allows more, entity by entity or domain by domain', async () => {
+    expect((await owner.get(MEMBER_ACCESS)).json).toEqual(DEFAULT_ACCESS);
+    const before = sim.serviceCalls.length;
+    const refusedCalls = [
+      ['switch', 'turn_on', { entity_id: 'switch.coffee_maker' }],
+      ['switch', 'toggle', { entity_id: 'switch.office_fan' }],
+      ['cover', 'open_cover', { entity_id: 'cover.garage_door' }],
+      [
+        'climate',
+        'set_hvac_mode',
+        { entity_id: 'climate.hallway_thermostat', service_data: { hvac_mode: 'off' } },
+      ],
+      ['media_player', 'media_play', { entity_id: 'media_player.living_room_speaker' }],
+      ['scene', 'turn_on', { entity_id: 'scene.movie_night' }],
+      ['script', 'turn_on', { entity_id: 'script.good_night' }],
+      ['script', 'good_night', {}],
+      // A light call that also names a switch is refused whole.
+      ['light', 'turn_on', { entity_id: ['light.kitchen_ceiling', 'switch.coffee_maker'] }],
+      // No target: the call acts on the domain, which is not allowed.
+      ['switch', 'turn_off', {}],
+    ] as const;
+    for (const [domain, service, body] of refusedCalls) {
+      const res = await user.post(`/api/ha/services/${domain}/${service}`, body);
+      expect(res.status, `${domain}.${service} ${JSON.stringify(body)}`).toBe(403);
+      expect(res.json.message).toMatch(/an admin can allow it/);
+    }
+    expect(sim.serviceCalls.length).toBe(before);
+
+    // The admin allows one switch, the cover domain and one script.
+    await setMemberAccess({
+      domains: ['cover', 'light'],
+      entities: ['switch.coffee_maker', 'script.good_night'],
+    });
+    expect((await owner.get(MEMBER_ACCESS)).json).toEqual({
+      domains: ['cover', 'light'],
+      entities: ['script.good_night', 'switch.coffee_maker'],
+    });
+    const on = await user.post('/api/ha/services/switch/turn_on', { entity_id: 'switch.coffee_maker' });
+    expect(on.status, on.text).toBe(200);
+    await waitFor(
+      () => sim.getState('switch.coffee_maker')?.state,
+      (s) => s === 'on',
+    );
+    expect(
+      (await user.post('/api/ha/services/cover/open_cover', { entity_id: 'cover.bedroom_blind' })).status,
+    ).toBe(200);
+    expect(
+      (await user.post('/api/ha/services/script/turn_on', { entity_id: 'script.good_night' })).status,
+    ).toBe(200);
+    expect((await user.post('/api/ha/services/script/good_night', {})).status).toBe(200);
+    // The other switch stays the admins'.
+    const fan = await user.post('/api/ha/services/switch/turn_off', { entity_id: 'switch.office_fan' });
+    expect(fan.status).toBe(403);
+    expect(fan.json.message).toBe(
+      'Members may not control switch.office_fan; an admin can allow it under Home Assistant → Connection setup → Member access',
+    );
+    await setMemberAccess(DEFAULT_ACCESS);
+  });
+
+  it('refuse members area, device, floor and label targets, which reach entities nobody listed', async () => {
+    const before = sim.serviceCalls.length;
+    for (const key of ['area_id', 'device_id', 'floor_id', 'label_id']) {
+      const res = await user.post('/api/ha/services/light/turn_off', {
+        entity_id: 'light.kitchen_ceiling',
+        service_data: { [key]: key === 'device_id' ? 'dev_coffee_plug' : 'kitchen' },
+      });
+      expect(res.status, key).toBe(403);
+      expect(res.json.message).toContain(`not by ${key}`);
+    }
+    const bare = await user.post('/api/ha/services/switch/turn_off', { service_data: { area_id: 'office' } });
+    expect(bare.status).toBe(403);
+    expect(sim.serviceCalls.length).toBe(before);
+    // Admins target areas as they like.
+    const admin = await owner.post('/api/ha/services/light/turn_off', {
+      service_data: { area_id: 'kitchen' },
+    });
+    expect(admin.status, admin.text).toBe(200);
+    expect(sim.serviceCalls.at(-1)?.target).toEqual({ area_id: ['kitchen'] });
+  });
+
+  it('let only admins read and set the member list, and validate it', async () => {
+    expect((await user.get(MEMBER_ACCESS)).status).toBe(403);
+    expect((await user.put(MEMBER_ACCESS, { domains: ['switch'], entities: [] })).status).toBe(403);
+    expect((await new Client(agent.url).get(MEMBER_ACCESS)).status).toBe(401);
+    for (const body of [
+      { domains: ['Light'], entities: [] },
+      { domains: ['lock'], entities: [] },
+      { domains: ['homeassistant'], entities: [] },
+      { domains: [], entities: ['lock.front_door'] },
+      { domains: [], entities: ['switch'] },
+      { domains: [], entities: ['switch.Coffee'] },
+      { domains: ['light'] },
+      { domains: ['light'], entities: [], extra: true },
+    ]) {
+      const res = await owner.put(MEMBER_ACCESS, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.message).toEqual(expect.any(String));
+    }
+    expect((await owner.get(MEMBER_ACCESS)).json).toEqual(DEFAULT_ACCESS);
   });
 
   it('validate the body', async () => {
@@ -300,7 +399,7 @@ describe('service calls', () => {
   });
 
   it("pass Home Assistant's own error message through", async () => {
-    const tooHot = await user.post('/api/ha/services/climate/set_temperature', {
+    const tooHot = await owner.post('/api/ha/services/climate/set_temperature', {
       entity_id: 'climate.hallway_thermostat',
       service_data: { temperature: 40 },
     });
@@ -520,6 +619,32 @@ describe('faults', () => {
     expect(moved.status).toBe(400);
     expect(moved.json.message).toContain('a new address needs the token again');
     expect((await owner.get('/api/settings/home-assistant')).json).toMatchObject({ url: sim.url });
+  });
+});
+
+// After the connection test and the faults: the camera is not in the simulator's registry.
+describe('camera tokens', () => {
+  it("never pass a camera's access token to browsers, in states or history", async () => {
+    const token = 'camtoken0123456789abcdef';
+    sim.setState('camera.porch', 'idle', {
+      friendly_name: 'Porch',
+      access_token: token,
+      entity_picture: `/api/camera_proxy/camera.porch?token=${token}`,
+    });
+    const porch = await waitFor(
+      async () => await user.get('/api/ha/entities/camera.porch'),
+      (res) => res.status === 200,
+      { what: 'the camera in the cache' },
+    );
+    expect(porch.text).not.toContain(token);
+    expect(porch.json.attributes).toEqual({
+      friendly_name: 'Porch',
+      entity_picture: '/api/camera_proxy/camera.porch?token=redacted',
+    });
+    expect((await user.get('/api/ha/entities')).text).not.toContain(token);
+    const history = await user.get('/api/ha/history?entity=camera.porch&minimal=false');
+    expect(history.status).toBe(200);
+    expect(history.text).not.toContain(token);
   });
 });
 

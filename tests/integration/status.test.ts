@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -214,6 +216,36 @@ describe('status endpoints against this machine', () => {
     const all = processListSchema.parse((await owner.get('/api/system/processes?limit=200')).json);
     expect(all.processes.some((p) => p.pid === agent.process.pid)).toBe(true);
     expect((await owner.get('/api/system/processes?limit=0')).status).toBe(400);
+  });
+
+  it('shows members process names only, never command lines with their secrets; admins see the line', async () => {
+    const secret = `s3cr3t-${randomBytes(6).toString('hex')}`;
+    // A harmless long-lived process whose arguments this test controls (killed below).
+    const child = spawn(
+      process.execPath,
+      ['-e', 'setInterval(() => {}, 60_000)', '--', `--token=${secret}`],
+      {
+        stdio: 'ignore',
+      },
+    );
+    try {
+      const listFor = async (client: Client) =>
+        processListSchema.parse((await client.get('/api/system/processes?limit=200&sort=mem')).json);
+      // Processes are sampled on demand and shared for a moment: wait until the child is in a sample.
+      await expect
+        .poll(async () => (await listFor(owner)).processes.find((p) => p.pid === child.pid)?.command, {
+          timeout: 15_000,
+        })
+        .toContain(`--token=${secret}`);
+      const res = await member.get('/api/system/processes?limit=200&sort=mem');
+      expect(res.status).toBe(200);
+      expect(res.text).not.toContain(secret);
+      const seen = processListSchema.parse(res.json).processes.find((p) => p.pid === child.pid);
+      expect(seen).toMatchObject({ name: 'node', command: 'node' });
+      for (const p of processListSchema.parse(res.json).processes) expect(p.command).toBe(p.name);
+    } finally {
+      child.kill();
+    }
   });
 
   it('describes the network: interfaces, gateway, DNS and the agent’s listening port', async () => {

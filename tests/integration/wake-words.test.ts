@@ -218,13 +218,13 @@ describe('/api/wake-words', () => {
     expect(accepted.status).toBe(200);
     expect(accepted.json).toMatchObject({ status: 'accepted', reviewedAt: expect.any(String) });
     for (const bad of pending.filter((s: { quality: { verdict: string } }) => s.quality.verdict === 'bad')) {
-      // A member cannot judge someone else's take; the admin can.
+      // A member cannot judge someone else's take (for them it does not exist); the admin can.
       const refused = await member.request('PATCH', `/api/wake-words/${wakeWordId}/samples/${bad.id}`, {
         status: 'rejected',
       });
-      expect(refused.status).toBe(403);
-      expect(refused.json.message).toBe('Only an admin can review a sample someone else recorded');
-      expect((await member.delete(`/api/wake-words/${wakeWordId}/samples/${bad.id}`)).status).toBe(403);
+      expect(refused.status).toBe(404);
+      expect(refused.json.message).toBe('No such sample');
+      expect((await member.delete(`/api/wake-words/${wakeWordId}/samples/${bad.id}`)).status).toBe(404);
       const rejected = await owner.request('PATCH', `/api/wake-words/${wakeWordId}/samples/${bad.id}`, {
         status: 'rejected',
       });
@@ -263,6 +263,61 @@ describe('/api/wake-words', () => {
     expect(reviewed.status).toBe(200);
     expect((await member.delete(`/api/wake-words/${wakeWordId}/samples/${id}`)).status).toBe(204);
     expect((await owner.get(`/api/wake-words/${wakeWordId}`)).json.progress.rejected).toBe(2);
+  });
+});
+
+describe("members' recordings", () => {
+  it("keeps a member's takes from other members (list, audio, review, dataset, speaker names); admins see all", async () => {
+    const other = new Client(agent.url);
+    const cleo = await signUp(other, { name: 'Cleo Member' });
+    expect(cleo.role).toBe('user');
+    const take = await uploadFile(padded, 'device=Phone&speaker=Cleo%20Private', other);
+    expect(take.status).toBe(201);
+    const sampleId = take.json.id as number;
+
+    // Cleo hears her own take.
+    const mine = (await other.get(`/api/wake-words/${wakeWordId}/samples`)).json;
+    expect(mine.map((s: { id: number }) => s.id)).toEqual([sampleId]);
+    expect((await other.get(`/api/wake-words/${wakeWordId}/samples/${sampleId}/audio`)).status).toBe(200);
+
+    // Ben does not: not in his lists, not as audio, not to review or delete, and not by name.
+    for (const query of [
+      '',
+      '?status=accepted',
+      '?status=pending',
+      '?source=recording',
+      '?source=crowdsource',
+    ]) {
+      const listed = await member.get(`/api/wake-words/${wakeWordId}/samples${query}`);
+      expect(listed.status).toBe(200);
+      for (const sample of listed.json) expect(sample.uploadedBy).not.toBe(cleo.id);
+      expect(listed.text).not.toContain('Cleo Private');
+      expect(listed.text).not.toContain('Ada');
+    }
+    const audio = await member.get(`/api/wake-words/${wakeWordId}/samples/${sampleId}/audio`);
+    expect(audio.status).toBe(404);
+    expect(audio.json.message).toBe('No such sample');
+    const review = await member.request('PATCH', `/api/wake-words/${wakeWordId}/samples/${sampleId}`, {
+      status: 'rejected',
+    });
+    expect(review.status).toBe(404);
+    expect((await member.delete(`/api/wake-words/${wakeWordId}/samples/${sampleId}`)).status).toBe(404);
+    expect((await member.get(`/api/wake-words/${wakeWordId}/dataset`)).status).toBe(403);
+    const progress = await member.get(`/api/wake-words/${wakeWordId}`);
+    expect(progress.text).not.toContain('Cleo Private');
+    expect(progress.json.progress.bySpeaker.map((g: { name: string }) => g.name)).toEqual(['Other speakers']);
+    expect((await member.get('/api/wake-words')).text).not.toContain('Cleo Private');
+
+    // The admin sees, hears and names every take.
+    const all = (await owner.get(`/api/wake-words/${wakeWordId}/samples`)).json;
+    expect(all.map((s: { id: number }) => s.id)).toContain(sampleId);
+    expect((await owner.get(`/api/wake-words/${wakeWordId}/samples/${sampleId}/audio`)).status).toBe(200);
+    expect(
+      (await owner.get(`/api/wake-words/${wakeWordId}`)).json.progress.bySpeaker.map(
+        (g: { name: string }) => g.name,
+      ),
+    ).toContain('Cleo Private');
+    expect((await other.delete(`/api/wake-words/${wakeWordId}/samples/${sampleId}`)).status).toBe(204);
   });
 });
 

@@ -1,3 +1,6 @@
+import http from 'node:http';
+import https from 'node:https';
+import type net from 'node:net';
 import { Readable } from 'node:stream';
 import type Docker from 'dockerode';
 import { HttpError } from '../lib/http-error.js';
@@ -84,10 +87,24 @@ export interface DockerAdapter {
   removeVolume(name: string): Promise<void>;
 }
 
-/** Ordinary calls; a stop may take the container's whole stop timeout, so this is generous. */
+/**
+ * Ordinary calls: the longest the engine may stay silent on the socket before the call is a 504.
+ * Stop, restart and remove get a deadline from the container's own stop timeout instead.
+ */
 const REQUEST_TIMEOUT_MS = 120_000;
-/** An engine that does not accept the connection within this is reported unreachable. */
+/**
+ * An engine that does not accept the connection within this is reported unreachable. This bounds
+ * the connect alone (docker-modem's `connectionTimeout` runs until the answer's headers arrive, so a
+ * stop that took longer than it was reported as an unreachable engine although it succeeded).
+ */
 const CONNECT_TIMEOUT_MS = 5_000;
+/** The engine's own default for a container without a stop timeout of its own. */
+const ENGINE_DEFAULT_STOP_SECONDS = 10;
+/** What a stop may take beyond the stop timeout: the kill, the engine's cleanup, a busy machine. */
+const STOP_MARGIN_MS = 30_000;
+/** Reachability checks (the engine screen, preflights) answer quickly or say the engine is down. */
+const PING_TIMEOUT_MS = 5_000;
+const CONNECT_TIMEOUT_CODE = 'ENGINE_CONNECT_TIMEOUT';
 const DEFAULT_SOCKET = '/var/run/docker.sock';
 
 /** dockerode's own DOCKER_HOST convention: unix:///path.sock, tcp://host:port, http(s)://host:port. */
@@ -127,6 +144,7 @@ const UNREACHABLE_CODES = new Set([
   'ENOTFOUND',
   'EAI_AGAIN',
   'EPIPE',
+  CONNECT_TIMEOUT_CODE,
 ]);
 
 export function engineUnreachable(endpoint: string, cause?: string): HttpError {
@@ -162,6 +180,43 @@ export function toHttpError(err: unknown, endpoint: string): HttpError {
   return engineUnreachable(endpoint, e.message);
 }
 
+/**
+ * An HTTP agent whose sockets fail with CONNECT_TIMEOUT_CODE when the connection is not established
+ * in time; once connected, only the call's own timeout applies. Serves unix sockets and TCP alike.
+ */
+function connectTimeoutAgent(protocol: 'http' | 'https', timeoutMs: number): http.Agent {
+  // keepAlive as Node's global agent, which dockerode used before: one connection serves many calls.
+  const agent =
+    protocol === 'https' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  const createConnection = agent.createConnection.bind(agent);
+  agent.createConnection = (options, callback) => {
+    const socket = createConnection(options, callback) as net.Socket | null | undefined;
+    if (!socket || !socket.connecting) return socket;
+    const timer = setTimeout(() => {
+      const err = Object.assign(new Error(`no connection within ${timeoutMs} ms`), {
+        code: CONNECT_TIMEOUT_CODE,
+      });
+      socket.destroy(err);
+    }, timeoutMs);
+    socket.once('connect', () => clearTimeout(timer));
+    socket.once('close', () => clearTimeout(timer));
+    return socket;
+  };
+  return agent;
+}
+
+/**
+ * dockerode's ping and version take options (abortSignal among them) although its type
+ * declarations omit them.
+ */
+const quick = (docker: Docker) =>
+  docker as unknown as {
+    ping(opts: { abortSignal: AbortSignal }): Promise<unknown>;
+    version(opts: {
+      abortSignal: AbortSignal;
+    }): Promise<Docker.DockerVersion & { Platform?: { Name?: string }; Components?: { Name: string }[] }>;
+  };
+
 /** Engine "not modified" (304): starting a running container or stopping a stopped one is not an error. */
 const isNotModified = (err: unknown) => (err as EngineErrorShape)?.statusCode === 304;
 
@@ -171,15 +226,14 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
   // engine call, so a hub whose owner never opens the container screens does not carry them.
   let loaded: Promise<{ docker: Docker; streaming: Docker }> | null = null;
   const clients = () =>
-    (loaded ??= import('dockerode').then(({ default: Dockerode }) => ({
-      docker: new Dockerode({
-        ...options,
-        timeout: REQUEST_TIMEOUT_MS,
-        connectionTimeout: CONNECT_TIMEOUT_MS,
-      } as Docker.DockerOptions),
-      // Log following, stats and pulls are long-lived streams: no idle timeout on them.
-      streaming: new Dockerode({ ...options, connectionTimeout: CONNECT_TIMEOUT_MS } as Docker.DockerOptions),
-    })));
+    (loaded ??= import('dockerode').then(({ default: Dockerode }) => {
+      const agent = connectTimeoutAgent(options.protocol === 'https' ? 'https' : 'http', CONNECT_TIMEOUT_MS);
+      return {
+        docker: new Dockerode({ ...options, agent, timeout: REQUEST_TIMEOUT_MS } as Docker.DockerOptions),
+        // Log following, stats, pulls and stops are long: no idle timeout (stops carry a deadline).
+        streaming: new Dockerode({ ...options, agent } as Docker.DockerOptions),
+      };
+    }));
 
   async function call<T>(fn: (engine: { docker: Docker; streaming: Docker }) => Promise<T>): Promise<T> {
     try {
@@ -187,6 +241,21 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
     } catch (err) {
       throw toHttpError(err, endpoint);
     }
+  }
+
+  /**
+   * How long a stop (or a restart, or a forced remove, which Podman does as a stop) may take: the
+   * stop timeout the call names, else the container's own (what the engine will wait), plus a margin.
+   */
+  async function stopDeadline(c: { docker: Docker }, id: string, t: number | undefined) {
+    let seconds = t;
+    if (seconds === undefined) {
+      const info = (await c.docker.getContainer(id).inspect()) as EngineContainerInspect & {
+        Config?: { StopTimeout?: number };
+      };
+      seconds = info.Config?.StopTimeout ?? ENGINE_DEFAULT_STOP_SECONDS;
+    }
+    return AbortSignal.timeout(seconds * 1000 + STOP_MARGIN_MS);
   }
 
   function logParams(opts: LogOptions) {
@@ -205,15 +274,12 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
 
     ping: () =>
       call(async (c) => {
-        await c.docker.ping();
+        await quick(c.docker).ping({ abortSignal: AbortSignal.timeout(PING_TIMEOUT_MS) });
       }),
 
     version: () =>
       call(async (c) => {
-        const v = (await c.docker.version()) as Docker.DockerVersion & {
-          Platform?: { Name?: string };
-          Components?: { Name: string }[];
-        };
+        const v = await quick(c.docker).version({ abortSignal: AbortSignal.timeout(PING_TIMEOUT_MS) });
         return {
           version: v.Version,
           apiVersion: v.ApiVersion,
@@ -246,7 +312,8 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
     stopContainer: (id, t) =>
       call(async (c) => {
         try {
-          await c.docker.getContainer(id).stop(t === undefined ? {} : { t });
+          const abortSignal = await stopDeadline(c, id, t);
+          await c.streaming.getContainer(id).stop(t === undefined ? { abortSignal } : { t, abortSignal });
         } catch (err) {
           if (!isNotModified(err)) throw err;
         }
@@ -254,12 +321,18 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
 
     restartContainer: (id, t) =>
       call(async (c) => {
-        await c.docker.getContainer(id).restart(t === undefined ? {} : { t });
+        const abortSignal = await stopDeadline(c, id, t);
+        await c.streaming.getContainer(id).restart(t === undefined ? { abortSignal } : { t, abortSignal });
       }),
 
     removeContainer: (id, opts) =>
       call(async (c) => {
-        await c.docker.getContainer(id).remove({ force: opts?.force ?? false, v: opts?.volumes ?? false });
+        const force = opts?.force ?? false;
+        // A forced remove of a running container stops it first on Podman, with its stop timeout.
+        const abortSignal = force
+          ? await stopDeadline(c, id, undefined)
+          : AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+        await c.streaming.getContainer(id).remove({ force, v: opts?.volumes ?? false, abortSignal });
       }),
 
     renameContainer: (id, name) =>

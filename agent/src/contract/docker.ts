@@ -221,6 +221,7 @@ export const stackSummarySchema = z.object({
 export type StackSummary = z.infer<typeof stackSummarySchema>;
 
 export const stackDetailSchema = stackSummarySchema.extend({
+  /** The stored compose file; null for an external stack, and for members (it holds the environment). */
   compose: z.string().nullable(),
   variableNames: z.array(z.string()),
 });

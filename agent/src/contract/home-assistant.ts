@@ -149,6 +149,41 @@ const slugSchema = z
   .max(64)
   .regex(/^[a-z0-9_]+$/, 'Only lowercase letters, digits and _');
 
+// ---- what members may control ---------------------------------------------------------------------
+
+/**
+ * The Home Assistant domains and entities members (role user) may call services on; admins call
+ * anything. Only the everyday domains of USER_SERVICES can be given to members, and then only
+ * their everyday services. Stored in the settings table; set by admins.
+ */
+const memberDomainSchema = z
+  .string()
+  .regex(/^[a-z0-9_]+$/, 'Only lowercase letters, digits and _')
+  .refine((d) => (USER_SERVICE_DOMAINS as readonly string[]).includes(d), {
+    message: `Members can be given only these domains: ${Object.keys(USER_SERVICES).join(', ')}`,
+  });
+const memberEntitySchema = entityIdSchema.refine(
+  (id) => (USER_SERVICE_DOMAINS as readonly string[]).includes(id.slice(0, id.indexOf('.'))),
+  {
+    message: `Members can be given only entities of these domains: ${Object.keys(USER_SERVICES).join(', ')}`,
+  },
+);
+export const haMemberAccessSchema = z.strictObject({
+  /** Every entity of these domains. */
+  domains: z.array(memberDomainSchema).max(USER_SERVICE_DOMAINS.length),
+  /** These entities, whatever the domains. */
+  entities: z.array(memberEntitySchema).max(2000),
+});
+export type HaMemberAccess = z.infer<typeof haMemberAccessSchema>;
+
+/**
+ * Lights only until an admin widens it: a light is reversible and harmless to switch, while a
+ * switch may drive a heater or a pump, a cover a garage door or a gate, a climate the heating
+ * bill, a script anything an admin automated, and a media player's play_media makes Home
+ * Assistant fetch any address it is given.
+ */
+export const DEFAULT_HA_MEMBER_ACCESS: HaMemberAccess = { domains: ['light'], entities: [] };
+
 export const haEntitySchema = z.object({
   entity_id: z.string(),
   domain: z.string(),

@@ -21,12 +21,13 @@ import {
   type Deployment,
   type ProbeResult,
 } from '../../contract/docker.js';
+import { isAdminRole } from '../../contract/auth.js';
 import type { AppEnv } from '../../http/app-env.js';
 import { requireAdmin, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
 import { HttpError } from '../../lib/http-error.js';
 import type { CatalogService } from './catalog.service.js';
-import type { DockerService } from './docker.service.js';
+import type { DockerService, Viewer } from './docker.service.js';
 import type { Actor, Emit, StacksService } from './stacks.service.js';
 
 const redeployInputSchema = z.object({
@@ -42,6 +43,11 @@ const NDJSON = 'application/x-ndjson';
 const actorOf = (c: Context): Actor => {
   const user = (c as Context<AppEnv>).get('user');
   return { id: user?.id ?? null, name: user?.name ?? 'unknown' };
+};
+
+const viewerOf = (c: Context): Viewer => {
+  const user = (c as Context<AppEnv>).get('user');
+  return { admin: user ? isAdminRole(user.role) : false };
 };
 
 /**
@@ -93,9 +99,11 @@ export function dockerRoutes(deps: {
       .get('/engine', requireUser, async (c) => c.json(await docker.engineStatus()))
 
       // ---- containers
-      .get('/containers', requireUser, async (c) => c.json({ containers: await docker.listContainers() }))
+      .get('/containers', requireUser, async (c) =>
+        c.json({ containers: await docker.listContainers(viewerOf(c)) }),
+      )
       .get('/containers/:id', requireUser, validate('param', containerParamSchema), async (c) =>
-        c.json(await docker.inspect(c.req.valid('param').id)),
+        c.json(await docker.inspect(c.req.valid('param').id, viewerOf(c))),
       )
       .post('/containers/:id/start', requireAdmin, validate('param', containerParamSchema), async (c) => {
         await docker.start(c.req.valid('param').id);
@@ -163,9 +171,11 @@ export function dockerRoutes(deps: {
 
       // ---- stacks
       .get('/stacks', requireUser, async (c) => c.json({ stacks: await stacks.list() }))
-      .get('/stacks/:name', requireUser, validate('param', stackParamSchema), async (c) =>
-        c.json(await stacks.get(c.req.valid('param').name)),
-      )
+      .get('/stacks/:name', requireUser, validate('param', stackParamSchema), async (c) => {
+        const detail = await stacks.get(c.req.valid('param').name);
+        // A compose file holds the stack's environment (passwords written into it): admins only.
+        return c.json(viewerOf(c).admin ? detail : { ...detail, compose: null });
+      })
       .post('/stacks', requireAdmin, validate('json', deployStackInputSchema), (c) => {
         const input = c.req.valid('json');
         return runDeployment(

@@ -10,6 +10,12 @@ import {
   type LogsResponse,
 } from '../../contract/docker.js';
 import { HttpError } from '../../lib/http-error.js';
+import { memberContainerInspect, memberContainerSummary } from './member-view.js';
+
+/** Who reads: admins see containers' configuration as is, members without its credentials. */
+export interface Viewer {
+  admin: boolean;
+}
 
 export function toContainerSummary(c: EngineContainer): ContainerSummary {
   const labels = c.Labels ?? {};
@@ -143,8 +149,10 @@ export function createDockerService(engine: DockerAdapter, now: () => number = D
       }
     },
 
-    async listContainers(): Promise<ContainerSummary[]> {
-      const containers = (await engine.listContainers()).map(toContainerSummary);
+    async listContainers(viewer: Viewer): Promise<ContainerSummary[]> {
+      const containers = (await engine.listContainers())
+        .map(toContainerSummary)
+        .map((c) => (viewer.admin ? c : memberContainerSummary(c)));
       return containers.sort(
         (a, b) =>
           (a.composeProject ?? '\uffff').localeCompare(b.composeProject ?? '\uffff') ||
@@ -152,7 +160,10 @@ export function createDockerService(engine: DockerAdapter, now: () => number = D
       );
     },
 
-    inspect: (id: string) => engine.inspectContainer(id),
+    async inspect(id: string, viewer: Viewer) {
+      const info = await engine.inspectContainer(id);
+      return viewer.admin ? info : memberContainerInspect(info);
+    },
     start: (id: string) => engine.startContainer(id),
     stop: (id: string, t?: number) => engine.stopContainer(id, t),
     restart: (id: string, t?: number) => engine.restartContainer(id, t),

@@ -98,7 +98,7 @@ export class EntityCache {
         entry?.original_name ??
         s.entity_id,
       state: s.state,
-      attributes: s.attributes,
+      attributes: withoutCredentials(s.attributes),
       last_changed: s.last_changed,
       last_updated: s.last_updated,
       area: area ? { id: area.area_id, name: area.name } : null,
@@ -151,4 +151,18 @@ export class EntityCache {
     this.devices.clear();
     this.areas.clear();
   }
+}
+
+/**
+ * Attributes as browsers get them: a camera's `access_token` (and the same token in its
+ * `entity_picture` URL) lets anyone who reaches Home Assistant watch the camera, and browsers never
+ * talk to Home Assistant, so it is of no use to them and is left out for everyone.
+ */
+export function withoutCredentials(attributes: Record<string, unknown>): Record<string, unknown> {
+  if (!('access_token' in attributes) && typeof attributes.entity_picture !== 'string') return attributes;
+  const { access_token: _token, ...rest } = attributes;
+  if (typeof rest.entity_picture === 'string') {
+    rest.entity_picture = rest.entity_picture.replace(/([?&])token=[^&]*/g, '$1token=redacted');
+  }
+  return rest;
 }

@@ -4,6 +4,7 @@ import {
   haEntityParamSchema,
   haHistoryQuerySchema,
   haLogbookQuerySchema,
+  haMemberAccessSchema,
   haServiceCallInputSchema,
   haServiceParamSchema,
   haSettingsInputSchema,
@@ -49,10 +50,17 @@ export function homeAssistantRoutes(service: HomeAssistantService) {
 
 /** Mounted at /api/settings/home-assistant: the connection's URL and token, for admins. */
 export function homeAssistantSettingsRoutes(service: HomeAssistantService) {
-  return new Hono<AppEnv>()
-    .get('/', requireAdmin, (c) => c.json(service.settings()))
-    .put('/', requireAdmin, validate('json', haSettingsInputSchema), async (c) =>
-      c.json(await service.saveSettings(c.req.valid('json'))),
-    )
-    .delete('/', requireAdmin, async (c) => c.json(await service.clearSettings()));
+  return (
+    new Hono<AppEnv>()
+      .get('/', requireAdmin, (c) => c.json(service.settings()))
+      .put('/', requireAdmin, validate('json', haSettingsInputSchema), async (c) =>
+        c.json(await service.saveSettings(c.req.valid('json'))),
+      )
+      .delete('/', requireAdmin, async (c) => c.json(await service.clearSettings()))
+      // The domains and entities members may control.
+      .get('/member-access', requireAdmin, (c) => c.json(service.memberAccess()))
+      .put('/member-access', requireAdmin, validate('json', haMemberAccessSchema), (c) =>
+        c.json(service.setMemberAccess(c.req.valid('json'))),
+      )
+  );
 }

@@ -14,6 +14,7 @@ import {
   type HaLogbook,
   type HaLogbookEntry,
   type HaServiceCallResult,
+  type HaMemberAccess,
   type HaSettings,
 } from '../../contract/home-assistant.js';
 import type { Role } from '../../contract/auth.js';
@@ -23,12 +24,17 @@ import type { SecretBox } from '../../lib/secret-box.js';
 import { sameOrigin } from '../../lib/origin.js';
 import { createHaConfigStore, type HaConfigStore, type SettingsStore } from './ha-config.js';
 import { createHaConnection, type HaConnection, type LiveChannel } from './ha-connection.js';
+import { withoutCredentials } from './entity-cache.js';
+import { checkMemberTargets, createMemberAccessStore, type MemberAccessStore } from './member-access.js';
 
 const DAY_MS = 86_400_000;
 const isAdmin = (role: Role) => role === 'admin' || role === 'superadmin';
 const userDomains: readonly string[] = USER_SERVICE_DOMAINS;
 
-/** Whether a role may call services of a domain: users control the everyday domains, admins all. */
+/**
+ * Whether a role may call services of a domain: users at most the everyday domains (and of those
+ * only what an admin has allowed them, see member-access.ts), admins all.
+ */
 export function mayCallDomain(role: Role, domain: string): boolean {
   return isAdmin(role) || userDomains.includes(domain);
 }
@@ -83,11 +89,12 @@ export function createHomeAssistantService(deps: {
   connection: HaConnection;
   adapter: HomeAssistantAdapter;
   config: HaConfigStore;
+  memberAccess: MemberAccessStore;
   log: Logger;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
-  const { connection, config } = deps;
+  const { connection, config, memberAccess } = deps;
 
   function settingsView(): HaSettings {
     const stored = config.describe();
@@ -122,6 +129,10 @@ export function createHomeAssistantService(deps: {
       return settingsView();
     },
 
+    /** What members may control (admins read and set it). */
+    memberAccess: () => memberAccess.get(),
+    setMemberAccess: (input: HaMemberAccess) => memberAccess.set(input),
+
     listEntities(): HaEntityList {
       connection.requireSession();
       return { entities: connection.cache.list(), areas: connection.cache.areaList() };
@@ -142,7 +153,7 @@ export function createHomeAssistantService(deps: {
     ): Promise<HaServiceCallResult> {
       if (!mayCallDomain(role, domain)) {
         throw forbidden(
-          `Only administrators may call ${domain} services; you may control ${USER_SERVICE_DOMAINS.join(', ')}`,
+          `Only administrators may call ${domain} services; members may be allowed ${USER_SERVICE_DOMAINS.join(', ')}`,
         );
       }
       if (!mayCallService(role, domain, service)) {
@@ -151,12 +162,11 @@ export function createHomeAssistantService(deps: {
         );
       }
       const entityIds = input.entity_id === undefined ? [] : [input.entity_id].flat();
-      if (!isAdmin(role)) {
-        const foreign = entityIds.find((id) => !userDomains.includes(id.slice(0, id.indexOf('.'))));
-        if (foreign) throw forbidden(`Only administrators may control ${foreign}`);
-      }
       // Targets go in `target`, not in the service data, so HA applies its own target rules.
       const { entity_id: _ignored, ...serviceData } = input.service_data;
+      if (!isAdmin(role)) {
+        checkMemberTargets(memberAccess.get(), { domain, service, entityIds, serviceData });
+      }
       const session = connection.requireSession();
       const result = await session.callService(
         domain,
@@ -211,7 +221,7 @@ export function createHomeAssistantService(deps: {
               points: rows.map((r) => ({
                 state: r.state,
                 last_changed: r.last_changed,
-                attributes: r.attributes ?? null,
+                attributes: r.attributes ? withoutCredentials(r.attributes) : null,
               })),
             };
           }),
@@ -276,6 +286,7 @@ export function startHomeAssistant(deps: {
     connection,
     adapter: deps.adapter,
     config,
+    memberAccess: createMemberAccessStore(deps.settings),
     log: deps.log,
     now: deps.now,
   });

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { isAdminRole } from '../../contract/auth.js';
 import { metricsQuerySchema, processesQuerySchema } from '../../contract/system.js';
 import type { AppEnv } from '../../http/app-env.js';
 import { requireUser } from '../../http/guards.js';
@@ -16,7 +17,7 @@ export function systemRoutes(service: MetricsService) {
     .get('/info', requireUser, async (c) => c.json(await service.systemInfo()))
     .get('/processes', requireUser, validate('query', processesQuerySchema), async (c) => {
       const { limit, sort } = c.req.valid('query');
-      return c.json(await service.processes(limit, sort));
+      return c.json(await service.processesFor({ admin: isAdminRole(c.get('user').role) }, limit, sort));
     })
     .get('/network', requireUser, async (c) => c.json(await service.network()));
 }

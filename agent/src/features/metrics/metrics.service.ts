@@ -121,6 +121,20 @@ export function createMetricsService(deps: {
     return networkInFlight;
   }
 
+  async function processes(limit: number, sort: 'cpu' | 'mem'): Promise<ProcessList> {
+    const snapshot = await sampler.processes();
+    const key = sort === 'cpu' ? ('cpu' as const) : ('mem' as const);
+    const top = [...snapshot.processes].sort((a, b) => b[key] - a[key] || b.rss - a.rss).slice(0, limit);
+    return {
+      sampledAt: snapshot.sampledAt,
+      total: snapshot.total,
+      running: snapshot.running,
+      sleeping: snapshot.sleeping,
+      blocked: snapshot.blocked,
+      processes: top,
+    };
+  }
+
   return {
     async nexusStatus(): Promise<NexusStatus> {
       const sample = await sampler.ready();
@@ -160,18 +174,20 @@ export function createMetricsService(deps: {
       };
     },
 
-    async processes(limit: number, sort: 'cpu' | 'mem'): Promise<ProcessList> {
-      const snapshot = await sampler.processes();
-      const key = sort === 'cpu' ? ('cpu' as const) : ('mem' as const);
-      const top = [...snapshot.processes].sort((a, b) => b[key] - a[key] || b.rss - a.rss).slice(0, limit);
-      return {
-        sampledAt: snapshot.sampledAt,
-        total: snapshot.total,
-        running: snapshot.running,
-        sleeping: snapshot.sleeping,
-        blocked: snapshot.blocked,
-        processes: top,
-      };
+    /**
+     * The busiest processes, as admins (and the diagnostics bundle, which redacts) see them.
+     * Members read them through processesFor.
+     */
+    processes,
+
+    /**
+     * Command lines carry tokens and passwords (`--token=…`, URLs with credentials), so a member
+     * gets each process's name as its command (no arguments, no path); an admin the full line.
+     */
+    async processesFor(viewer: { admin: boolean }, limit: number, sort: 'cpu' | 'mem'): Promise<ProcessList> {
+      const list = await processes(limit, sort);
+      if (viewer.admin) return list;
+      return { ...list, processes: list.processes.map((p) => ({ ...p, command: p.name })) };
     },
 
     async network(): Promise<NetworkInfo> {

@@ -51,8 +51,8 @@ export function createWakeWordsRepository(db: Db, now: () => number = Date.now) 
       return db.delete(wakeWords).where(eq(wakeWords.id, id)).run().changes > 0;
     },
 
-    /** Sample counts per status, grouped by device or speaker (or all together). */
-    counts(wakeWordId: number, by: 'device' | 'speaker' | 'all'): StatusCount[] {
+    /** Sample counts per status, grouped by device or speaker (or all together); one uploader's when given. */
+    counts(wakeWordId: number, by: 'device' | 'speaker' | 'all', uploadedBy?: number): StatusCount[] {
       const group =
         by === 'device'
           ? wakeWordSamples.device
@@ -62,16 +62,21 @@ export function createWakeWordsRepository(db: Db, now: () => number = Date.now) 
       return db
         .select({ group, status: wakeWordSamples.status, count: sql<number>`count(*)` })
         .from(wakeWordSamples)
-        .where(eq(wakeWordSamples.wakeWordId, wakeWordId))
+        .where(
+          uploadedBy === undefined
+            ? eq(wakeWordSamples.wakeWordId, wakeWordId)
+            : and(eq(wakeWordSamples.wakeWordId, wakeWordId), eq(wakeWordSamples.uploadedBy, uploadedBy)),
+        )
         .groupBy(group, wakeWordSamples.status)
         .all();
     },
 
     samples(
       wakeWordId: number,
-      filter: { status?: SampleStatus; source?: SampleSource } = {},
+      filter: { status?: SampleStatus; source?: SampleSource; uploadedBy?: number } = {},
     ): WakeWordSampleRow[] {
       const conditions = [eq(wakeWordSamples.wakeWordId, wakeWordId)];
+      if (filter.uploadedBy !== undefined) conditions.push(eq(wakeWordSamples.uploadedBy, filter.uploadedBy));
       if (filter.status) conditions.push(eq(wakeWordSamples.status, filter.status));
       if (filter.source) conditions.push(eq(wakeWordSamples.source, filter.source));
       return db

@@ -84,82 +84,91 @@ export function wakeWordsRoutes(
     'Signed in or satellite token',
   );
 
-  return new Hono<AppEnv>()
-    .get('/', requireUser, (c) => c.json(service.list()))
-    .post('/', requireAdmin, validate('json', createWakeWordInputSchema), (c) =>
-      c.json(service.create(c.req.valid('json'), c.get('user').id), 201),
-    )
-    .get('/:id', requireUser, validate('param', idParam), (c) => c.json(service.get(c.req.valid('param').id)))
-    .patch(
-      '/:id',
-      requireAdmin,
-      validate('param', idParam),
-      validate('json', updateWakeWordInputSchema),
-      (c) => c.json(service.update(c.req.valid('param').id, c.req.valid('json'))),
-    )
-    .delete('/:id', requireAdmin, validate('param', idParam), (c) => {
-      service.remove(c.req.valid('param').id);
-      return c.body(null, 204);
-    })
-    .get(
-      '/:id/samples',
-      requireUser,
-      validate('param', idParam),
-      validate('query', sampleListQuerySchema),
-      (c) => c.json(service.samples(c.req.valid('param').id, c.req.valid('query'))),
-    )
-    .post(
-      '/:id/samples',
-      validate('param', idParam),
-      signedInOrSatellite,
-      validate('query', sampleUploadQuerySchema),
-      audioBodyLimit,
-      async (c) => {
-        const { device, speaker } = c.req.valid('query');
-        const uploader = c.get('uploader');
-        const body = await wavBody(c);
-        const sample = service.addSample(c.req.valid('param').id, body, {
-          ...uploader,
-          device: device ?? uploader.device,
-          speaker: speaker ?? uploader.speaker,
-        });
-        return c.json(sample, 201);
-      },
-    )
-    .get('/:id/samples/:sampleId/audio', requireUser, validate('param', sampleParam), (c) => {
-      const { id, sampleId } = c.req.valid('param');
-      const wav = service.sampleAudio(id, sampleId);
-      return c.body(new Uint8Array(wav), 200, {
-        'Content-Type': 'audio/wav',
-        'Content-Disposition': `inline; filename="sample-${sampleId}.wav"`,
-        'Cache-Control': 'private, max-age=3600',
-      });
-    })
-    .patch(
-      '/:id/samples/:sampleId',
-      requireUser,
-      validate('param', sampleParam),
-      validate('json', reviewSampleInputSchema),
-      (c) => {
+  return (
+    new Hono<AppEnv>()
+      .get('/', requireUser, (c) => c.json(service.list(c.get('user'))))
+      .post('/', requireAdmin, validate('json', createWakeWordInputSchema), (c) =>
+        c.json(service.create(c.req.valid('json'), c.get('user')), 201),
+      )
+      .get('/:id', requireUser, validate('param', idParam), (c) =>
+        c.json(service.get(c.req.valid('param').id, c.get('user'))),
+      )
+      .patch(
+        '/:id',
+        requireAdmin,
+        validate('param', idParam),
+        validate('json', updateWakeWordInputSchema),
+        (c) => c.json(service.update(c.req.valid('param').id, c.req.valid('json'), c.get('user'))),
+      )
+      .delete('/:id', requireAdmin, validate('param', idParam), (c) => {
+        service.remove(c.req.valid('param').id);
+        return c.body(null, 204);
+      })
+      .get(
+        '/:id/samples',
+        requireUser,
+        validate('param', idParam),
+        validate('query', sampleListQuerySchema),
+        (c) => c.json(service.samples(c.req.valid('param').id, c.req.valid('query'), c.get('user'))),
+      )
+      .post(
+        '/:id/samples',
+        validate('param', idParam),
+        signedInOrSatellite,
+        validate('query', sampleUploadQuerySchema),
+        audioBodyLimit,
+        async (c) => {
+          const { device, speaker } = c.req.valid('query');
+          const uploader = c.get('uploader');
+          const body = await wavBody(c);
+          const sample = service.addSample(c.req.valid('param').id, body, {
+            ...uploader,
+            device: device ?? uploader.device,
+            speaker: speaker ?? uploader.speaker,
+          });
+          return c.json(sample, 201);
+        },
+      )
+      .get('/:id/samples/:sampleId/audio', requireUser, validate('param', sampleParam), (c) => {
         const { id, sampleId } = c.req.valid('param');
-        return c.json(service.review(id, sampleId, c.req.valid('json').status, c.get('user')));
-      },
-    )
-    .delete('/:id/samples/:sampleId', requireUser, validate('param', sampleParam), (c) => {
-      const { id, sampleId } = c.req.valid('param');
-      service.removeSample(id, sampleId, c.get('user'));
-      return c.body(null, 204);
-    })
-    .get('/:id/export', requireUser, validate('param', idParam), validate('query', exportQuerySchema), (c) =>
-      c.json(service.exportEngine(c.req.valid('param').id, c.req.valid('query').engine)),
-    )
-    .get('/:id/dataset', requireUser, validate('param', idParam), (c) => {
-      const { fileName, zip } = service.exportDataset(c.req.valid('param').id);
-      return c.body(zip as Uint8Array<ArrayBuffer>, 200, {
-        'Content-Type': 'application/zip',
-        'Content-Disposition': `attachment; filename="${fileName}"`,
-      });
-    });
+        const wav = service.sampleAudio(id, sampleId, c.get('user'));
+        return c.body(new Uint8Array(wav), 200, {
+          'Content-Type': 'audio/wav',
+          'Content-Disposition': `inline; filename="sample-${sampleId}.wav"`,
+          'Cache-Control': 'private, max-age=3600',
+        });
+      })
+      .patch(
+        '/:id/samples/:sampleId',
+        requireUser,
+        validate('param', sampleParam),
+        validate('json', reviewSampleInputSchema),
+        (c) => {
+          const { id, sampleId } = c.req.valid('param');
+          return c.json(service.review(id, sampleId, c.req.valid('json').status, c.get('user')));
+        },
+      )
+      .delete('/:id/samples/:sampleId', requireUser, validate('param', sampleParam), (c) => {
+        const { id, sampleId } = c.req.valid('param');
+        service.removeSample(id, sampleId, c.get('user'));
+        return c.body(null, 204);
+      })
+      .get(
+        '/:id/export',
+        requireUser,
+        validate('param', idParam),
+        validate('query', exportQuerySchema),
+        (c) => c.json(service.exportEngine(c.req.valid('param').id, c.req.valid('query').engine)),
+      )
+      // Every accepted take of every speaker: the household's voices, so admins only.
+      .get('/:id/dataset', requireAdmin, validate('param', idParam), (c) => {
+        const { fileName, zip } = service.exportDataset(c.req.valid('param').id);
+        return c.body(zip as Uint8Array<ArrayBuffer>, 200, {
+          'Content-Type': 'application/zip',
+          'Content-Disposition': `attachment; filename="${fileName}"`,
+        });
+      })
+  );
 }
 
 /** `/api/crowdsource`: open to signed-out visitors, limited per client address. */

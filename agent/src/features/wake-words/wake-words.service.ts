@@ -16,7 +16,7 @@ import {
   type WakeWord,
   type WakeWordSample,
 } from '../../contract/wake-words.js';
-import { HttpError, conflict, forbidden, notFound } from '../../lib/http-error.js';
+import { HttpError, conflict, notFound } from '../../lib/http-error.js';
 import { isAdminRole, type Role } from '../../contract/auth.js';
 import { analyseSample, type AnalysedSample } from './wake-words.quality.js';
 import { datasetZip, engineExport } from './wake-words.export.js';
@@ -28,6 +28,7 @@ const DELETION_TOKEN_PREFIX = 'nxdel_';
 const UNKNOWN_DEVICE = 'Unknown device';
 const UNKNOWN_SPEAKER = 'Unknown speaker';
 const CROWD_SPEAKER = 'Anonymous contributor';
+const OTHER_SPEAKERS = 'Other speakers';
 
 /** "Hey Nexus!" → "hey-nexus": the wake word's address on /crowdsource. */
 export function slugify(phrase: string): string {
@@ -61,14 +62,34 @@ export function createWakeWordsService(deps: {
     return row;
   };
 
-  const requireSample = (wakeWordId: number, sampleId: number): WakeWordSampleRow => {
+  /**
+   * A sample the actor may see: admins every one, members only the takes they recorded (other
+   * members' voices, satellites' and visitors' takes are not theirs). A sample a member may not see
+   * answers 404 like one that does not exist, for reading, reviewing and deleting alike.
+   */
+  const requireSample = (wakeWordId: number, sampleId: number, actor: SampleActor): WakeWordSampleRow => {
     requireWakeWord(wakeWordId);
     const row = repo.sample(wakeWordId, sampleId);
-    if (!row) throw notFound('No such sample');
+    if (!row || (!isAdminRole(actor.role) && row.uploadedBy !== actor.id)) throw notFound('No such sample');
     return row;
   };
 
-  const toWakeWord = (row: WakeWordRow): WakeWord => {
+  /**
+   * Speakers are people: a member sees the speakers of their own takes by name and everyone
+   * else's takes as one "Other speakers" group, so the chart still adds up to the totals.
+   */
+  const speakerGroups = (row: WakeWordRow, viewer: SampleActor): ProgressGroup[] => {
+    if (isAdminRole(viewer.role)) return groups(repo.counts(row.id, 'speaker'));
+    const own = repo.counts(row.id, 'speaker', viewer.id);
+    const others = new Map<SampleStatus, number>();
+    for (const count of repo.counts(row.id, 'all')) others.set(count.status, count.count);
+    for (const count of own) others.set(count.status, (others.get(count.status) ?? 0) - count.count);
+    const rest = [...others].filter(([, count]) => count > 0);
+    const otherGroup = rest.map(([status, count]) => ({ group: OTHER_SPEAKERS, status, count }));
+    return [...groups(own), ...groups(otherGroup)];
+  };
+
+  const toWakeWord = (row: WakeWordRow, viewer: SampleActor): WakeWord => {
     const totals = { accepted: 0, pending: 0, rejected: 0 };
     for (const count of repo.counts(row.id, 'all')) totals[count.status] += count.count;
     return {
@@ -82,7 +103,7 @@ export function createWakeWordsService(deps: {
         ...totals,
         percent: Math.min(100, Math.round((totals.accepted / row.targetSamples) * 100)),
         byDevice: groups(repo.counts(row.id, 'device')),
-        bySpeaker: groups(repo.counts(row.id, 'speaker')),
+        bySpeaker: speakerGroups(row, viewer),
       },
       createdAt: row.createdAt.toISOString(),
       updatedAt: row.updatedAt.toISOString(),
@@ -143,15 +164,15 @@ export function createWakeWordsService(deps: {
     repo.counts(row.id, 'all').find((count) => count.status === 'accepted')?.count ?? 0;
 
   return {
-    list(): WakeWord[] {
-      return repo.list().map(toWakeWord);
+    list(viewer: SampleActor): WakeWord[] {
+      return repo.list().map((row) => toWakeWord(row, viewer));
     },
 
-    get(id: number): WakeWord {
-      return toWakeWord(requireWakeWord(id));
+    get(id: number, viewer: SampleActor): WakeWord {
+      return toWakeWord(requireWakeWord(id), viewer);
     },
 
-    create(input: CreateWakeWordInput, userId: number | null): WakeWord {
+    create(input: CreateWakeWordInput, admin: SampleActor): WakeWord {
       const phrase = input.phrase.trim().replace(/\s+/g, ' ');
       const slug = slugify(phrase);
       if (!slug) throw new HttpError(400, 'The phrase needs at least one letter from a to z');
@@ -163,14 +184,15 @@ export function createWakeWordsService(deps: {
           language: input.language ?? 'en',
           targetSamples: input.targetSamples ?? DEFAULT_TARGET_SAMPLES,
           crowdsourcing: input.crowdsourcing ?? false,
-          createdBy: userId,
+          createdBy: admin.id,
         }),
+        admin,
       );
     },
 
-    update(id: number, input: UpdateWakeWordInput): WakeWord {
+    update(id: number, input: UpdateWakeWordInput, admin: SampleActor): WakeWord {
       requireWakeWord(id);
-      return toWakeWord(repo.update(id, input)!);
+      return toWakeWord(repo.update(id, input)!, admin);
     },
 
     remove(id: number): void {
@@ -179,9 +201,15 @@ export function createWakeWordsService(deps: {
       fs.rmSync(path.join(root, String(id)), { recursive: true, force: true });
     },
 
-    samples(id: number, filter: { status?: SampleStatus; source?: SampleSource } = {}): WakeWordSample[] {
+    /** The samples the viewer may hear: all for admins, a member's own takes for a member. */
+    samples(
+      id: number,
+      filter: { status?: SampleStatus; source?: SampleSource },
+      viewer: SampleActor,
+    ): WakeWordSample[] {
       requireWakeWord(id);
-      return repo.samples(id, filter).map(toSample);
+      const own = isAdminRole(viewer.role) ? {} : { uploadedBy: viewer.id };
+      return repo.samples(id, { ...filter, ...own }).map(toSample);
     },
 
     /**
@@ -202,18 +230,18 @@ export function createWakeWordsService(deps: {
       status: 'accepted' | 'rejected',
       actor: SampleActor,
     ): WakeWordSample {
-      requireOwnSample(requireSample(id, sampleId), actor, 'review');
+      requireSample(id, sampleId, actor);
       return toSample(repo.setStatus(sampleId, status)!);
     },
 
     removeSample(id: number, sampleId: number, actor: SampleActor): void {
-      const row = requireOwnSample(requireSample(id, sampleId), actor, 'delete');
+      const row = requireSample(id, sampleId, actor);
       repo.deleteSample(sampleId);
       removeFile(row);
     },
 
-    sampleAudio(id: number, sampleId: number): Buffer {
-      return readWav(requireSample(id, sampleId));
+    sampleAudio(id: number, sampleId: number, actor: SampleActor): Buffer {
+      return readWav(requireSample(id, sampleId, actor));
     },
 
     exportEngine(id: number, engine: Engine): EngineExport {
@@ -312,17 +340,10 @@ function groups(counts: { group: string; status: SampleStatus; count: number }[]
   return [...byName.values()].sort((a, b) => b.accepted - a.accepted || a.name.localeCompare(b.name));
 }
 
-/** Who reviews or deletes a sample: admins moderate every sample, members only their own takes. */
+/** Who reads, reviews or deletes samples: admins moderate every sample, members only their own takes. */
 export interface SampleActor {
   id: number;
   role: Role;
-}
-
-function requireOwnSample(row: WakeWordSampleRow, actor: SampleActor, verb: string): WakeWordSampleRow {
-  if (!isAdminRole(actor.role) && row.uploadedBy !== actor.id) {
-    throw forbidden(`Only an admin can ${verb} a sample someone else recorded`);
-  }
-  return row;
 }
 
 function toSample(row: WakeWordSampleRow): WakeWordSample {

@@ -6,11 +6,13 @@ import {
   haEntitySchema,
   haHistorySchema,
   haLogbookSchema,
+  haMemberAccessSchema,
   haServiceCallResultSchema,
   haSettingsSchema,
   haStatusSchema,
   type HaEntity,
   type HaEntityList,
+  type HaMemberAccess,
   type HaSettingsInput,
 } from '@nexus/agent/contract';
 import { apiJson } from '@/lib/request';
@@ -18,6 +20,7 @@ import { predictEntity } from './entity-logic';
 
 export const HA_API = '/api/ha';
 export const HA_SETTINGS_PATH = '/api/settings/home-assistant';
+export const HA_MEMBER_ACCESS_PATH = `${HA_SETTINGS_PATH}/member-access`;
 /** The connection's state follows the dashboard's health poll (spec §7: every 10 s); live pushes fill in between. */
 export const HA_STATUS_REFRESH_MS = 10_000;
 /** After a call, a state that the live channel has not confirmed by then is read again. */
@@ -31,6 +34,7 @@ export const haKeys = {
   logbook: (query: LogbookQuery) => [HA_API, 'logbook', query] as const,
   history: (query: HistoryQuery) => [HA_API, 'history', query] as const,
   settings: () => [HA_SETTINGS_PATH] as const,
+  memberAccess: () => [HA_MEMBER_ACCESS_PATH] as const,
 };
 
 export const haStatusQueryOptions = () =>
@@ -101,6 +105,22 @@ export function useSaveHaSettings() {
       void client.invalidateQueries({ queryKey: haKeys.all });
       void client.invalidateQueries({ queryKey: ['/api/ha-patterns/health'] });
     },
+  });
+}
+
+/** What members may control (admins only: members get a 403). */
+export const haMemberAccessQueryOptions = () =>
+  queryOptions({
+    queryKey: haKeys.memberAccess(),
+    queryFn: async () => haMemberAccessSchema.parse(await apiJson<unknown>('GET', HA_MEMBER_ACCESS_PATH)),
+  });
+
+export function useSaveMemberAccess() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: HaMemberAccess) =>
+      haMemberAccessSchema.parse(await apiJson<unknown>('PUT', HA_MEMBER_ACCESS_PATH, input)),
+    onSuccess: (saved) => client.setQueryData(haKeys.memberAccess(), saved),
   });
 }
 

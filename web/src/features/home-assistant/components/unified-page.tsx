@@ -39,6 +39,7 @@ import {
 import { domainLabel, relativeTime, responseTimeTone } from '../entity-logic';
 import { useHaLive } from '../live';
 import { ConnectionTestCard } from './connection-test-panel';
+import { MemberAccessCard } from './member-access-card';
 import { ConnectionBanner, ConnectionPill, ErrorCard, HaPage, LivePill, useHaStatus } from './ha-common';
 import { useNow } from './entities-page';
 
@@ -170,7 +171,12 @@ function SetupTab({ status }: { status: HaStatus | undefined }) {
       </>
     );
   }
-  return <SetupForm />;
+  return (
+    <>
+      <SetupForm />
+      <MemberAccessCard />
+    </>
+  );
 }
 
 function SetupForm() {

@@ -31,19 +31,24 @@ const EMPTY: Record<View, string> = {
 
 /** The samples of a wake word: listen, accept, reject, delete; the moderation queue of contributions. */
 export function SamplesPanel({ wakeWord }: { wakeWord: WakeWord }) {
+  const { isAdmin } = useAuth();
   const [view, setView] = useState<View>('review');
   const samples = useQuery(samplesQueryOptions(wakeWord.id, FILTERS[view]));
   return (
     <Card>
       <CardHeader>
         <CardTitle className="text-base">Samples</CardTitle>
-        <CardDescription>Good samples count at once; the others wait for your review.</CardDescription>
+        <CardDescription>
+          Good samples count at once; the others wait for your review.
+          {/* The agent lists a member's own takes only; the counts stay the household's. */}
+          {!isAdmin && ' You hear the takes you recorded; an admin reviews everyone’s.'}
+        </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
         <Tabs value={view} onValueChange={(v) => setView(v as View)}>
           <TabsList>
             <TabsTrigger value="review">To review ({wakeWord.progress.pending})</TabsTrigger>
-            <TabsTrigger value="moderation">Moderation queue</TabsTrigger>
+            {isAdmin && <TabsTrigger value="moderation">Moderation queue</TabsTrigger>}
             <TabsTrigger value="accepted">Accepted ({wakeWord.progress.accepted})</TabsTrigger>
             <TabsTrigger value="rejected">Rejected ({wakeWord.progress.rejected})</TabsTrigger>
             <TabsTrigger value="all">All</TabsTrigger>

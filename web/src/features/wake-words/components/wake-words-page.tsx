@@ -221,6 +221,7 @@ function WakeWordCard({
 }
 
 function WakeWordDetail({ wakeWord }: { wakeWord: WakeWord }) {
+  const { isAdmin } = useAuth();
   const chart = (groups: WakeWord['progress']['byDevice']) =>
     groups.map((group) => ({
       name: group.name,
@@ -235,23 +236,26 @@ function WakeWordDetail({ wakeWord }: { wakeWord: WakeWord }) {
         <ProgressChart title="Progress by speaker" data={chart(wakeWord.progress.bySpeaker)} />
       </div>
       <SamplesPanel wakeWord={wakeWord} />
-      <Card>
-        <CardHeader className="flex flex-row items-center justify-between gap-2 space-y-0">
-          <div>
-            <CardTitle className="text-base">Dataset</CardTitle>
-            <CardDescription>
-              The {wakeWord.progress.accepted} accepted samples as 16 kHz 16-bit mono WAV, with a CSV and JSON
-              manifest of device, speaker and quality.
-            </CardDescription>
-          </div>
-          <Button asChild variant="outline" disabled={wakeWord.progress.accepted === 0}>
-            <a href={`/api/wake-words/${wakeWord.id}/dataset`} download>
-              <Download aria-hidden="true" />
-              Download dataset
-            </a>
-          </Button>
-        </CardHeader>
-      </Card>
+      {/* The dataset holds every speaker's voice: the agent serves it to admins only. */}
+      {isAdmin && (
+        <Card>
+          <CardHeader className="flex flex-row items-center justify-between gap-2 space-y-0">
+            <div>
+              <CardTitle className="text-base">Dataset</CardTitle>
+              <CardDescription>
+                The {wakeWord.progress.accepted} accepted samples as 16 kHz 16-bit mono WAV, with a CSV and
+                JSON manifest of device, speaker and quality.
+              </CardDescription>
+            </div>
+            <Button asChild variant="outline" disabled={wakeWord.progress.accepted === 0}>
+              <a href={`/api/wake-words/${wakeWord.id}/dataset`} download>
+                <Download aria-hidden="true" />
+                Download dataset
+              </a>
+            </Button>
+          </CardHeader>
+        </Card>
+      )}
       <ExportPanel wakeWord={wakeWord} />
     </section>
   );
