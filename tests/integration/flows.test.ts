@@ -9,21 +9,15 @@ import { signUp } from '../support/auth.js';
 import { Client } from '../support/http.js';
 import { startHomeAssistantSim, type HomeAssistantSim } from '../fixtures/home-assistant-sim.js';
 import { startOllamaApiSim, type OllamaApiSim } from '../fixtures/ollama-api-sim.js';
+import { waitFor } from '../support/wait-for.js';
+import { silentWav } from '../support/wav.js';
 
-async function waitFor<T>(
+/** The run records in this file take up to 15 s to settle on a loaded machine. */
+const waitForRun = <T>(
   probe: () => Promise<T> | T,
   accept: (value: T) => boolean,
-  { timeoutMs = 15_000, what = 'condition' } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (accept(last)) return last;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 800)}`);
-}
+  opts: { timeoutMs?: number; what?: string } = {},
+) => waitFor(probe, accept, { timeoutMs: 15_000, ...opts });
 
 /** A plain HTTP endpoint for http_request stages: records requests, answers with the queued statuses. */
 async function startEchoServer() {
@@ -188,7 +182,7 @@ describe('flows', () => {
     // Answering at once, the run is recorded as it finishes.
     const started = await anonymous.post(prod, { text: 'Later.' });
     expect(started.status).toBe(202);
-    await waitFor(
+    await waitForRun(
       async () => (await alice.get(`/api/flows/runs/${started.json.id}`)).json,
       (r) => r.status === 'succeeded',
       { what: 'async webhook run' },
@@ -379,7 +373,7 @@ describe('flows', () => {
     });
     expect(run.status, run.text).toBe(200);
     expect(run.json).toMatchObject({ trigger: 'api', status: 'succeeded' });
-    await waitFor(
+    await waitForRun(
       () => ha.serviceCalls.length,
       (n) => n > before,
       { what: 'the service call' },
@@ -431,7 +425,7 @@ describe('flows', () => {
     });
     expect(flow.nextRuns).toHaveLength(5);
     await alice.put(`/api/flows/${flow.id}/status`, { status: 'active' });
-    const runs = await waitFor(
+    const runs = await waitForRun(
       async () => (await alice.get(`/api/flows/${flow.id}/runs`)).json,
       (list: any[]) => list.some((r) => r.trigger === 'schedule' && r.status === 'succeeded'),
       { what: 'a scheduled run' },
@@ -439,7 +433,7 @@ describe('flows', () => {
     expect(runs[0].stages[0].input.title).toMatch(/^tick at \d{4}-/);
     await alice.put(`/api/flows/${flow.id}/status`, { status: 'draft' });
     // Drafting stops the job; a tick already in flight still finishes.
-    await waitFor(
+    await waitForRun(
       async () => (await alice.get(`/api/flows/${flow.id}/runs`)).json,
       (list: any[]) => list.every((r) => r.status !== 'running'),
       { what: 'the last tick to finish' },
@@ -610,21 +604,7 @@ describe('flows', () => {
         { id: 'stt', name: 'Transcribe', kind: 'stt', config: {} },
       ],
     });
-    // 0.1 s of 16 kHz mono silence.
-    const samples = 1600;
-    const wav = Buffer.alloc(44 + samples * 2);
-    wav.write('RIFF', 0);
-    wav.writeUInt32LE(36 + samples * 2, 4);
-    wav.write('WAVEfmt ', 8);
-    wav.writeUInt32LE(16, 16);
-    wav.writeUInt16LE(1, 20);
-    wav.writeUInt16LE(1, 22);
-    wav.writeUInt32LE(16000, 24);
-    wav.writeUInt32LE(32000, 28);
-    wav.writeUInt16LE(2, 32);
-    wav.writeUInt16LE(16, 34);
-    wav.write('data', 36);
-    wav.writeUInt32LE(samples * 2, 40);
+    const wav = silentWav(0.1);
     const res = await fetch(`${agent.url}/api/flows/${flow.id}/run?wait=true`, {
       method: 'POST',
       headers: { 'content-type': 'audio/wav', cookie: `nexus_session=${alice.cookie('nexus_session')}` },
@@ -679,7 +659,7 @@ describe('flows', () => {
         socket.once('error', reject);
       });
       socket.send(JSON.stringify({ type: 'subscribe', topic }));
-      await waitFor(
+      await waitForRun(
         () => messages,
         (m) => m.some((x) => x.type === 'subscribed' || x.type === 'error'),
       );
@@ -691,7 +671,7 @@ describe('flows', () => {
     expect(theirs.messages.some((m) => m.type === 'error')).toBe(true);
 
     const run = await alice.post(`/api/flows/${flow.id}/run?wait=true`);
-    const events = await waitFor(
+    const events = await waitForRun(
       () => mine.messages.filter((m) => m.type === 'event' && m.topic === topic && m.data.id === run.json.id),
       (list) => list.some((e) => e.data.status === 'succeeded'),
       { what: 'the finished run event' },
@@ -809,7 +789,7 @@ describe('flows', () => {
       stages: [{ id: 'tick', name: 'Tick', kind: 'notify', config: { title: 'tick' } }],
     });
     await alice.put(`/api/flows/${flow.id}/status`, { status: 'active' });
-    await waitFor(
+    await waitForRun(
       async () => (await alice.get(`/api/flows/${flow.id}/runs`)).json,
       (list: any[]) => list.length > 0,
       { what: 'a first scheduled run' },
@@ -832,7 +812,7 @@ describe('flows', () => {
       password: aliceAccount.password,
     });
     expect(login.status, login.text).toBe(200);
-    const runs = await waitFor(
+    const runs = await waitForRun(
       async () => (await alice.get(`/api/flows/${flow.id}/runs`)).json,
       (list: any[]) =>
         list.some((r) => r.id > lastBefore && r.trigger === 'schedule' && r.status === 'succeeded'),

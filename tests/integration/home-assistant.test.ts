@@ -7,6 +7,7 @@ import { startAgent, type RunningAgent } from '../support/agent.js';
 import { signUp } from '../support/auth.js';
 import { Client } from '../support/http.js';
 import { HomeAssistantSim, startHomeAssistantSim } from '../fixtures/home-assistant-sim.js';
+import { waitFor } from '../support/wait-for.js';
 
 /** A browser whose every answer is kept, to prove the token never appears in one. */
 class RecordingClient extends Client {
@@ -18,21 +19,6 @@ class RecordingClient extends Client {
     RecordingClient.answers.push(`${lines.join('\n')}\n${res.text}`);
     return res;
   }
-}
-
-async function waitFor<T>(
-  probe: () => Promise<T> | T,
-  accept: (value: T) => boolean,
-  { timeoutMs = 10_000, what = 'condition' } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (accept(last)) return last;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
 }
 
 const MEMBER_ACCESS = '/api/settings/home-assistant/member-access';

@@ -23,23 +23,9 @@ import { signUp } from '../support/auth.js';
 import { Client } from '../support/http.js';
 import { startOllamaApiSim, type OllamaApiSim } from '../fixtures/ollama-api-sim.js';
 import { startOpenAiSim, type OpenAiSim } from '../fixtures/openai-sim.js';
+import { waitFor } from '../support/wait-for.js';
 
 const CLOUD_KEY = 'sk-sim-0123456789abcdef-never-shown';
-
-async function waitFor<T>(
-  probe: () => Promise<T> | T,
-  accept: (value: T) => boolean,
-  { timeoutMs = 10_000, what = 'condition' } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (accept(last)) return last;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
-}
 
 interface ChatResult {
   status: number;

@@ -30,24 +30,10 @@ import { startAgent, type RunningAgent } from '../support/agent.js';
 import { TEST_PASSWORD, signUp } from '../support/auth.js';
 import { Client } from '../support/http.js';
 import { startOllamaSim, type OllamaSim } from '../fixtures/ollama-sim.js';
+import { waitFor } from '../support/wait-for.js';
 
 const VPN_TOOLS = fileURLToPath(new URL('../fixtures/vpn-tools', import.meta.url));
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-async function waitFor<T>(
-  probe: () => Promise<T> | T,
-  accept: (value: T) => boolean,
-  { timeoutMs = 10_000, what = 'condition' } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: T | undefined;
-  while (Date.now() < deadline) {
-    last = await probe();
-    if (accept(last)) return last;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)?.slice(0, 500)}`);
-}
 
 function meminfoPercent(): number {
   const text = fs.readFileSync('/proc/meminfo', 'utf8');

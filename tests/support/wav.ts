@@ -1,6 +1,6 @@
-/** Half a second of 16 kHz mono 16-bit silence, as a WAV file: a clip for routes that take audio. */
-export function silentWav(): Buffer {
-  const data = Buffer.alloc(16000);
+/** 16 kHz mono 16-bit silence (half a second unless said), as a WAV file: a clip for routes that take audio. */
+export function silentWav(seconds = 0.5) {
+  const data = Buffer.alloc(Math.round(seconds * 16000) * 2);
   const header = Buffer.alloc(44);
   header.write('RIFF', 0);
   header.writeUInt32LE(36 + data.length, 4);
