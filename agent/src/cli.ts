@@ -149,10 +149,10 @@ async function main(argv: string[]): Promise<number> {
     handle = openDatabase(env.dataDir);
     // No command here decrypts anything: read (or create) the key only if one ever does.
     let box: SecretBox | undefined;
-    const db = handle.db;
+    const opened = handle;
     const secrets: SecretBox = {
-      seal: (plaintext) => (box ??= openSecretBox(env.dataDir, db)).seal(plaintext),
-      open: (sealed) => (box ??= openSecretBox(env.dataDir, db)).open(sealed),
+      seal: (plaintext) => (box ??= openSecretBox(env.dataDir, opened)).seal(plaintext),
+      open: (sealed) => (box ??= openSecretBox(env.dataDir, opened)).open(sealed),
     };
     return createAuthService({
       db: handle.db,

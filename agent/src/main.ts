@@ -34,7 +34,7 @@ const { handle, secrets } = openStorage();
 function openStorage() {
   try {
     const handle = openDatabase(env.dataDir);
-    return { handle, secrets: openSecretBox(env.dataDir, handle.db) };
+    return { handle, secrets: openSecretBox(env.dataDir, handle) };
   } catch (error) {
     const reason = describeStartupFailure(error, env.dataDir);
     if (reason === null) throw error;

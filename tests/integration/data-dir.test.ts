@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -115,6 +116,26 @@ describe('the data directory', () => {
     const restored = await startAgent({ dataDir });
     expect(mode(keyFile)).toBe('600');
     await restored.stop();
+  }, 60_000);
+
+  it('refuses to start without secret.key on a database from before key ids were recorded, when it holds sealed secrets', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-oldkey-'));
+    const agent = await startAgent({ dataDir });
+    const client = new Client(agent.url);
+    await signUp(client);
+    expect((await client.post('/api/flows', aFlow)).status).toBe(201);
+    await agent.stop();
+    // What an older version left: sealed secrets, but no record of the key that sealed them.
+    const db = new Database(path.join(dataDir, 'nexus.db'));
+    db.prepare("DELETE FROM settings WHERE key = 'secret-box.key-id'").run();
+    db.close();
+    const keyFile = path.join(dataDir, 'secret.key');
+    fs.rmSync(keyFile);
+
+    const missing = await failedStart(dataDir);
+    expect(missing).toContain(`${keyFile} is missing, and the database holds secrets sealed with it`);
+    expect(missing).toContain('npm run cli -- secrets:reset');
+    expect(fs.existsSync(keyFile)).toBe(false);
   }, 60_000);
 
   it('starts again after `secrets:reset` when the key is lost for good, with the secrets to enter again', async () => {

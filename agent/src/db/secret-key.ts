@@ -5,13 +5,14 @@ import { eq } from 'drizzle-orm';
 import { KEY_FILE, createSecretBox, keyId, loadSecretKey, type SecretBox } from '../lib/secret-box.js';
 import { HA_SETTINGS_KEY } from '../features/home-assistant/ha-config.js';
 import { settings } from '../features/settings/settings.table.js';
-import type { Db, DbHandle } from './client.js';
+import type { DbHandle } from './client.js';
 
 /** The settings key under which the database records the id of the key that seals its secrets. */
 export const KEY_ID_SETTING = 'secret-box.key-id';
 
 /** The SecretBox for this data directory, checked against the key id the database recorded. */
-export function openSecretBox(dataDir: string, db: Db): SecretBox {
+export function openSecretBox(dataDir: string, handle: DbHandle): SecretBox {
+  const { db } = handle;
   return createSecretBox(
     loadSecretKey(dataDir, {
       get: () => {
@@ -25,8 +26,30 @@ export function openSecretBox(dataDir: string, db: Db): SecretBox {
           .onConflictDoUpdate({ target: settings.key, set: { value, updatedAt: new Date() } })
           .run();
       },
+      holdsSealedSecrets: () => holdsSealedSecrets(handle),
     }),
   );
+}
+
+/** Every column that holds a sealed value is named `*_sealed`; the Home Assistant token is a setting. */
+function sealedColumns(sqlite: DbHandle['sqlite']): { table: string; column: string; notnull: boolean }[] {
+  const tables = sqlite
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .pluck()
+    .all() as string[];
+  return tables.flatMap((table) =>
+    (sqlite.prepare(`PRAGMA table_info("${table}")`).all() as { name: string; notnull: number }[])
+      .filter((c) => c.name.endsWith('_sealed'))
+      .map((c) => ({ table, column: c.name, notnull: c.notnull === 1 })),
+  );
+}
+
+function holdsSealedSecrets({ db, sqlite }: DbHandle): boolean {
+  const sealed = sealedColumns(sqlite).some(
+    ({ table, column }) =>
+      sqlite.prepare(`SELECT 1 FROM "${table}" WHERE "${column}" IS NOT NULL LIMIT 1`).get() !== undefined,
+  );
+  return sealed || db.select().from(settings).where(eq(settings.key, HA_SETTINGS_KEY)).get() !== undefined;
 }
 
 /**
@@ -70,28 +93,17 @@ export function resetSecrets(dataDir: string, handle: DbHandle, now = Date.now()
       count(sqlite.prepare('DELETE FROM remote_hubs').run().changes, 'other hubs removed (add them again)'),
   };
   sqlite.transaction(() => {
-    const tables = sqlite
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-      .pluck()
-      .all() as string[];
-    for (const table of tables) {
-      const columns = sqlite.prepare(`PRAGMA table_info("${table}")`).all() as {
-        name: string;
-        notnull: number;
-      }[];
-      for (const column of columns.filter((c) => c.name.endsWith('_sealed'))) {
-        const name = `${table}.${column.name}`;
-        const reset = special[name];
-        if (reset) reset();
-        else if (!column.notnull)
-          count(
-            sqlite
-              .prepare(`UPDATE "${table}" SET "${column.name}" = NULL WHERE "${column.name}" IS NOT NULL`)
-              .run().changes,
-            `${name} forgotten`,
-          );
-        else throw new Error(`secrets:reset does not know how to reset ${name}; nothing was changed`);
-      }
+    for (const { table, column, notnull } of sealedColumns(sqlite)) {
+      const name = `${table}.${column}`;
+      const reset = special[name];
+      if (reset) reset();
+      else if (!notnull)
+        count(
+          sqlite.prepare(`UPDATE "${table}" SET "${column}" = NULL WHERE "${column}" IS NOT NULL`).run()
+            .changes,
+          `${name} forgotten`,
+        );
+      else throw new Error(`secrets:reset does not know how to reset ${name}; nothing was changed`);
     }
     count(
       sqlite.prepare('DELETE FROM settings WHERE key = ?').run(HA_SETTINGS_KEY).changes,

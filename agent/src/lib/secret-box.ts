@@ -24,6 +24,8 @@ export interface SecretBox {
 export interface KeyRecord {
   get(): string | undefined;
   set(id: string): void;
+  /** Whether any secret is stored sealed: a database from before key ids were recorded has none. */
+  holdsSealedSecrets(): boolean;
 }
 
 export function keyId(key: Buffer): string {
@@ -44,6 +46,11 @@ export function loadSecretKey(dataDir: string, record: KeyRecord): Buffer {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     if (recorded !== undefined) throw new StartupError(missingKeyMessage(file, recorded));
+    // A database written before key ids were recorded may still hold secrets sealed with the lost key.
+    if (record.holdsSealedSecrets())
+      throw new StartupError(
+        `${file} is missing, and the database holds secrets sealed with it; a new key would make them unreadable, so the agent does not create one. ${RESTORE_HINT}`,
+      );
     const key = randomBytes(32);
     // 'wx' so two processes starting at once cannot overwrite each other's key.
     fs.writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
