@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from '@playwright/test';
 import { startAgent, type RunningAgent } from '../support/agent.js';
+import { createInviteCode } from './shell-helpers.js';
 import { expect, test } from './support.js';
 
 /**
@@ -60,14 +61,7 @@ test.describe('system diagnostics', () => {
     const page = await context.newPage();
     const email = `diag-${randomUUID().slice(0, 8)}@example.com`;
     // After the owner, people join with an invite the owner makes, as in a household.
-    let inviteCode: string | undefined;
-    if (owner) {
-      const invite = await owner.page.request.post('/api/invites', {
-        data: { role: 'user', expiresInHours: 1 },
-      });
-      expect(invite.status()).toBe(201);
-      inviteCode = ((await invite.json()) as { code: string }).code;
-    }
+    const inviteCode = owner ? await createInviteCode(owner.page.request) : undefined;
     const res = await page.request.post('/api/auth/register', {
       data: { name, email, password: PASSWORD, inviteCode },
     });

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, BrowserContext, Locator, Page } from '@playwright/test';
-import { createdInviteSchema } from '../../agent/src/contract/index.js';
 import { startAgent, type RunningAgent } from '../support/agent.js';
 import { expectNoSeriousAxeViolations } from './axe.js';
+import { createInviteCode } from './shell-helpers.js';
 import { expect, skipFirstBootWizard, test } from './support.js';
 
 /**
@@ -48,12 +48,6 @@ test.describe('registration by invite', () => {
     await page.getByLabel('Email').fill(uniqueEmail('guest'));
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByLabel('Confirm Password').fill(PASSWORD);
-  }
-
-  async function apiInvite(): Promise<string> {
-    const res = await ownerApi.post('/api/invites', { data: { role: 'user', expiresInHours: 1 } });
-    expect(res.status()).toBe(201);
-    return createdInviteSchema.parse(await res.json()).code;
   }
 
   test('the owner creates an invite on User Management, sees it once, and the link registers a member', async ({
@@ -128,7 +122,7 @@ test.describe('registration by invite', () => {
   });
 
   test('the owner revokes an invite through a confirm dialog; its link then fails', async ({ browser }) => {
-    const code = await apiInvite();
+    const code = await createInviteCode(ownerApi);
     await owner.goto('/user-management');
     const revoke = owner
       .getByRole('region', { name: 'Invites table' })
@@ -153,7 +147,7 @@ test.describe('registration by invite', () => {
   test('closed mode: the Register tab says so, and a form opened before fails with “Registration failed”', async ({
     browser,
   }) => {
-    const code = await apiInvite();
+    const code = await createInviteCode(ownerApi);
     const context = await browser.newContext({ baseURL: agent.url });
     const page = await context.newPage();
     await page.goto(`/auth?invite=${code}`);

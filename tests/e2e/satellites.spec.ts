@@ -9,6 +9,7 @@ import {
 import { satelliteListSchema } from '../../agent/src/contract/index.js';
 import { startAgent, type RunningAgent } from '../support/agent.js';
 import { expectNoSeriousAxeViolations } from './axe.js';
+import { createInviteCode } from './shell-helpers.js';
 import { expect, skipFirstBootWizard, test } from './support.js';
 
 /**
@@ -34,14 +35,7 @@ async function signedUp(browser: Browser, name: string) {
   const page = await context.newPage();
   const email = `sat-${randomBytes(3).toString('hex')}@example.com`;
   // After the owner, people join with an invite the owner makes, as in a household.
-  let inviteCode: string | undefined;
-  if (owner) {
-    const invite = await owner.page.request.post('/api/invites', {
-      data: { role: 'user', expiresInHours: 1 },
-    });
-    expect(invite.status()).toBe(201);
-    inviteCode = ((await invite.json()) as { code: string }).code;
-  }
+  const inviteCode = owner ? await createInviteCode(owner.page.request) : undefined;
   const res = await page.request.post('/api/auth/register', { data: { name, email, password, inviteCode } });
   expect(res.status(), await res.text()).toBe(201);
   const { user } = (await res.json()) as { user: { role: string } };

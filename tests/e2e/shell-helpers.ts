@@ -2,7 +2,13 @@ import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { request as playwrightRequest, type BrowserContext, type Page } from '@playwright/test';
+import {
+  request as playwrightRequest,
+  type APIRequestContext,
+  type BrowserContext,
+  type Page,
+} from '@playwright/test';
+import { createdInviteSchema } from '../../agent/src/contract/index.js';
 import type { RunningAgent } from '../support/agent.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -55,6 +61,19 @@ export function setRole(agent: RunningAgent, email: string, role: 'user' | 'admi
     [path.join(repoRoot, 'agent/dist/cli.js'), 'users:set-role', '--email', email, '--role', role],
     { env: { PATH: process.env.PATH, NEXUS_DATA_DIR: agent.dataDir }, stdio: 'pipe' },
   );
+}
+
+/**
+ * A one-time invite made with an admin's signed-in request context, as the owner makes one on User
+ * Management: people after the first join a hub with one.
+ */
+export async function createInviteCode(
+  admin: APIRequestContext,
+  role: 'user' | 'admin' = 'user',
+): Promise<string> {
+  const res = await admin.post('/api/invites', { data: { role, expiresInHours: 1 } });
+  if (res.status() !== 201) throw new Error(`invite failed: ${res.status()} ${await res.text()}`);
+  return createdInviteSchema.parse(await res.json()).code;
 }
 
 export async function signIn(page: Page, account: Account) {

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { APIRequestContext, Browser, BrowserContext, Locator, Page } from '@playwright/test';
-import {
-  authResponseSchema,
-  createdInviteSchema,
-  userListSchema,
-  type PublicUser,
-} from '../../agent/src/contract/index.js';
+import { authResponseSchema, userListSchema, type PublicUser } from '../../agent/src/contract/index.js';
 import { startAgent, type RunningAgent } from '../support/agent.js';
 import { expectNoSeriousAxeViolations } from './axe.js';
+import { createInviteCode } from './shell-helpers.js';
 import { expect, skipFirstBootWizard, test } from './support.js';
 
 /**
@@ -43,12 +39,6 @@ async function roleOf(request: APIRequestContext, id: number) {
   return (await listUsers(request)).find((u) => u.id === id)?.role;
 }
 
-async function invite(request: APIRequestContext, role: 'user' | 'admin' = 'user'): Promise<string> {
-  const res = await request.post('/api/invites', { data: { role, expiresInHours: 1 } });
-  expect(res.status(), await res.text()).toBe(201);
-  return createdInviteSchema.parse(await res.json()).code;
-}
-
 async function openScreen(page: Page) {
   await page.goto('/user-management');
   await expect(page.getByRole('heading', { level: 1, name: 'User Management', exact: true })).toBeVisible();
@@ -74,7 +64,7 @@ test.describe('user management', () => {
     const page = await context.newPage();
     const email = `users-${randomUUID().slice(0, 8)}@example.com`;
     // After the owner, people join as in a household: with an invite the owner makes.
-    const inviteCode = ownerRequest ? await invite(ownerRequest) : undefined;
+    const inviteCode = ownerRequest ? await createInviteCode(ownerRequest) : undefined;
     const res = await page.request.post('/api/auth/register', {
       data: { name, email, password: PASSWORD, ...(inviteCode ? { inviteCode } : {}) },
     });
