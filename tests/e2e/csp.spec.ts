@@ -72,6 +72,17 @@ async function openScreen(page: Page, path: string) {
   await expect(page.getByRole('heading').first()).toBeVisible();
 }
 
+/** Opens each path in turn; the violations seen on each, by path (none: an empty object). */
+async function violationsOnEach(page: Page, paths: string[], violations: () => Promise<Violation[]>) {
+  const found: Record<string, Violation[]> = {};
+  for (const path of paths) {
+    await openScreen(page, path);
+    const seen = await violations();
+    if (seen.length) found[path] = seen;
+  }
+  return found;
+}
+
 const recordings = new Recordings();
 const voice = recordings.speak('hey nexus', { peakDbfs: -6 });
 test.use(fakeMicrophone(voice));
@@ -82,13 +93,7 @@ test('every signed-out screen loads without a CSP violation', async ({ page }) =
   const violations = await watchViolations(page);
   const paths = routePaths('signedOutRoutes');
   expect(paths.length).toBeGreaterThan(5);
-  const found: Record<string, Violation[]> = {};
-  for (const path of paths) {
-    await openScreen(page, path);
-    const seen = await violations();
-    if (seen.length) found[path] = seen;
-  }
-  expect(found).toEqual({});
+  expect(await violationsOnEach(page, paths, violations)).toEqual({});
 });
 
 test('the stored theme applies before the console’s code runs (/theme.js under the policy)', async ({
@@ -120,13 +125,7 @@ test.describe('signed in as the owner', () => {
     page.on('websocket', (socket) => sockets.push(socket.url()));
     const paths = routePaths('signedInRoutes');
     expect(paths.length).toBeGreaterThan(40);
-    const found: Record<string, Violation[]> = {};
-    for (const path of paths) {
-      await openScreen(page, path);
-      const seen = await violations();
-      if (seen.length) found[path] = seen;
-    }
-    expect(found).toEqual({});
+    expect(await violationsOnEach(page, paths, violations)).toEqual({});
     // connect-src 'self' admits the same-origin WebSocket (CSP Level 3).
     expect(sockets.some((url) => url.endsWith('/api/live'))).toBe(true);
   });

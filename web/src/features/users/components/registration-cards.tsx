@@ -25,6 +25,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { toast } from '@/components/ui/use-toast';
 import { CopyButton } from '@/features/satellites/components/copy-button';
 import { errorMessage } from '@/lib/request';
+import { cn } from '@/lib/utils';
 import {
   invitesQueryOptions,
   registrationQueryOptions,
@@ -239,8 +240,6 @@ export function InvitesCard() {
 
 /** The code and the link, shown this once (the hub stores only their SHA-256). */
 function NewInvite({ invite, onDone }: { invite: CreatedInvite; onDone: () => void }) {
-  const linkRef = useRef<HTMLElement>(null);
-  const codeRef = useRef<HTMLElement>(null);
   return (
     <section
       aria-label="New invite"
@@ -250,32 +249,8 @@ function NewInvite({ invite, onDone }: { invite: CreatedInvite; onDone: () => vo
         Copy the invite now: it is shown only this once. It makes one {ROLE_LABELS[invite.role]} account and
         expires {when(invite.expiresAt)}.
       </p>
-      <div className="grid gap-1">
-        <span className="text-sm font-medium">Invite link</span>
-        <div className="flex items-start gap-2">
-          <code
-            ref={linkRef}
-            data-testid="new-invite-link"
-            className="flex-1 rounded bg-background px-2 py-1 text-xs break-all"
-          >
-            {invite.url}
-          </code>
-          <CopyButton text={invite.url} label="Copy the invite link" target={linkRef} />
-        </div>
-      </div>
-      <div className="grid gap-1">
-        <span className="text-sm font-medium">Invite code</span>
-        <div className="flex items-start gap-2">
-          <code
-            ref={codeRef}
-            data-testid="new-invite-code"
-            className="flex-1 rounded bg-background px-2 py-1 font-mono text-xs break-all"
-          >
-            {invite.code}
-          </code>
-          <CopyButton text={invite.code} label="Copy the invite code" target={codeRef} />
-        </div>
-      </div>
+      <ShownOnce label="Invite link" value={invite.url} testId="new-invite-link" />
+      <ShownOnce label="Invite code" value={invite.code} testId="new-invite-code" className="font-mono" />
       <Button size="sm" variant="ghost" className="justify-self-start" onClick={onDone}>
         Done: hide it
       </Button>
@@ -346,5 +321,35 @@ function InvitesTable({ invites }: { invites: readonly Invite[] }) {
         ))}
       </TableBody>
     </Table>
+  );
+}
+
+/** A value shown once (the invite's link or code) with its copy button. */
+function ShownOnce({
+  label,
+  value,
+  testId,
+  className,
+}: {
+  label: string;
+  value: string;
+  testId: string;
+  className?: string;
+}) {
+  const valueRef = useRef<HTMLElement>(null);
+  return (
+    <div className="grid gap-1">
+      <span className="text-sm font-medium">{label}</span>
+      <div className="flex items-start gap-2">
+        <code
+          ref={valueRef}
+          data-testid={testId}
+          className={cn('flex-1 rounded bg-background px-2 py-1 text-xs break-all', className)}
+        >
+          {value}
+        </code>
+        <CopyButton text={value} label={`Copy the ${label.toLowerCase()}`} target={valueRef} />
+      </div>
+    </div>
   );
 }
