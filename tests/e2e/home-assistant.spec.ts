@@ -114,6 +114,14 @@ test('admins choose what members may control; members do not see the choice', as
     await expect(memberPage.getByText('Only administrators change the connection')).toBeVisible();
     await expect(memberPage.getByRole('heading', { name: 'Member access' })).toHaveCount(0);
     expect((await memberPage.request.get('/api/settings/home-assistant/member-access')).status()).toBe(403);
+    // The member's control screen offers what they may use (lights), not a switch they may not.
+    await memberPage.goto('/ha-device-control');
+    await expect(
+      memberPage
+        .getByRole('group', { name: 'Kitchen Ceiling' })
+        .getByRole('switch', { name: /Kitchen Ceiling/ }),
+    ).toBeVisible();
+    await expect(memberPage.getByRole('group', { name: 'Coffee Maker' })).toHaveCount(0);
   } finally {
     await memberPage.close();
   }

@@ -368,6 +368,23 @@ describe('service calls', () => {
     expect((await owner.get(MEMBER_ACCESS)).json).toEqual(DEFAULT_ACCESS);
   });
 
+  it('tell each person what they may control: admins everything, members the list an admin set', async () => {
+    expect((await new Client(agent.url).get('/api/ha/my-access')).status).toBe(401);
+    expect((await owner.get('/api/ha/my-access')).json).toEqual({ all: true, domains: [], entities: [] });
+    expect((await user.get('/api/ha/my-access')).json).toEqual({ all: false, ...DEFAULT_ACCESS });
+    const widened = await owner.put(MEMBER_ACCESS, { domains: ['light'], entities: ['switch.coffee_maker'] });
+    expect(widened.status, widened.text).toBe(200);
+    try {
+      expect((await user.get('/api/ha/my-access')).json).toEqual({
+        all: false,
+        domains: ['light'],
+        entities: ['switch.coffee_maker'],
+      });
+    } finally {
+      expect((await owner.put(MEMBER_ACCESS, DEFAULT_ACCESS)).status).toBe(200);
+    }
+  });
+
   it('validate the body', async () => {
     const cases: unknown[] = [
       { entity_id: 'Light.Kitchen' },

@@ -184,6 +184,17 @@ export type HaMemberAccess = z.infer<typeof haMemberAccessSchema>;
  */
 export const DEFAULT_HA_MEMBER_ACCESS: HaMemberAccess = { domains: ['light'], entities: [] };
 
+/**
+ * What the signed-in person may control (`GET /api/ha/my-access`): admins every controllable domain
+ * (`all`), members the admin-set list, so their screens offer only controls that will work.
+ */
+export const haMyAccessSchema = z.object({
+  all: z.boolean(),
+  domains: z.array(z.string()),
+  entities: z.array(z.string()),
+});
+export type HaMyAccess = z.infer<typeof haMyAccessSchema>;
+
 export const haEntitySchema = z.object({
   entity_id: z.string(),
   domain: z.string(),

@@ -21,6 +21,7 @@ export function homeAssistantRoutes(service: HomeAssistantService) {
       .get('/status', requireUser, (c) => c.json(service.status()))
       .get('/activity', requireUser, (c) => c.json(service.activity()))
       .get('/entities', requireUser, (c) => c.json(service.listEntities()))
+      .get('/my-access', requireUser, (c) => c.json(service.myAccess(c.get('user').role)))
       .get('/entities/:id', requireUser, validate('param', haEntityParamSchema), (c) =>
         c.json(service.getEntity(c.req.valid('param').id)),
       )

@@ -15,6 +15,7 @@ import {
   type HaLogbookEntry,
   type HaServiceCallResult,
   type HaMemberAccess,
+  type HaMyAccess,
   type HaSettings,
 } from '../../contract/home-assistant.js';
 import type { Role } from '../../contract/auth.js';
@@ -131,6 +132,9 @@ export function createHomeAssistantService(deps: {
 
     /** What members may control (admins read and set it). */
     memberAccess: () => memberAccess.get(),
+    /** What this role may control; members read their list here, not the admins' settings route. */
+    myAccess: (role: Role): HaMyAccess =>
+      isAdmin(role) ? { all: true, domains: [], entities: [] } : { all: false, ...memberAccess.get() },
     setMemberAccess: (input: HaMemberAccess) => memberAccess.set(input),
 
     listEntities(): HaEntityList {

@@ -7,6 +7,7 @@ import {
   haHistorySchema,
   haLogbookSchema,
   haMemberAccessSchema,
+  haMyAccessSchema,
   haServiceCallResultSchema,
   haSettingsSchema,
   haStatusSchema,
@@ -35,6 +36,7 @@ export const haKeys = {
   history: (query: HistoryQuery) => [HA_API, 'history', query] as const,
   settings: () => [HA_SETTINGS_PATH] as const,
   memberAccess: () => [HA_MEMBER_ACCESS_PATH] as const,
+  myAccess: () => [HA_API, 'my-access'] as const,
 };
 
 export const haStatusQueryOptions = () =>
@@ -108,6 +110,13 @@ export function useSaveHaSettings() {
   });
 }
 
+/** What the signed-in person may control: members' control screens offer only that. */
+export const haMyAccessQueryOptions = () =>
+  queryOptions({
+    queryKey: haKeys.myAccess(),
+    queryFn: async () => haMyAccessSchema.parse(await apiJson<unknown>('GET', `${HA_API}/my-access`)),
+  });
+
 /** What members may control (admins only: members get a 403). */
 export const haMemberAccessQueryOptions = () =>
   queryOptions({
@@ -120,7 +129,10 @@ export function useSaveMemberAccess() {
   return useMutation({
     mutationFn: async (input: HaMemberAccess) =>
       haMemberAccessSchema.parse(await apiJson<unknown>('PUT', HA_MEMBER_ACCESS_PATH, input)),
-    onSuccess: (saved) => client.setQueryData(haKeys.memberAccess(), saved),
+    onSuccess: (saved) => {
+      client.setQueryData(haKeys.memberAccess(), saved);
+      void client.invalidateQueries({ queryKey: haKeys.myAccess() });
+    },
   });
 }
 

@@ -117,10 +117,25 @@ describe('formatting', () => {
 });
 
 describe('mayControl', () => {
-  it('gives users the everyday domains and admins locks as well', () => {
-    expect(mayControl('light', false)).toBe(true);
-    expect(mayControl('lock', false)).toBe(false);
-    expect(mayControl('lock', true)).toBe(true);
-    expect(mayControl('sensor', true)).toBe(false);
+  const entity = (entity_id: string) => ({ entity_id, domain: entity_id.split('.')[0]! });
+  const lightsAndOneSwitch = { all: false, domains: ['light'], entities: ['switch.kettle'] };
+
+  it('gives admins the everyday domains and locks as well', () => {
+    expect(mayControl(entity('switch.heater'), true)).toBe(true);
+    expect(mayControl(entity('lock.front_door'), true)).toBe(true);
+    expect(mayControl(entity('sensor.temperature'), true)).toBe(false);
+  });
+
+  it('gives members what an admin listed for them, and nothing while the list loads', () => {
+    expect(mayControl(entity('light.kitchen'), false, lightsAndOneSwitch)).toBe(true);
+    expect(mayControl(entity('switch.kettle'), false, lightsAndOneSwitch)).toBe(true);
+    expect(mayControl(entity('switch.heater'), false, lightsAndOneSwitch)).toBe(false);
+    expect(mayControl(entity('light.kitchen'), false)).toBe(false);
+  });
+
+  it('never offers members a lock, even when listed by hand', () => {
+    expect(
+      mayControl(entity('lock.front_door'), false, { all: false, domains: ['lock'], entities: [] }),
+    ).toBe(false);
   });
 });

@@ -5,6 +5,7 @@ import {
   type HaEntity,
   type HaEntityList,
   type HaLiveMessage,
+  type HaMyAccess,
 } from '@nexus/agent/contract';
 
 /** How the console names Home Assistant's domains in headings. */
@@ -37,9 +38,19 @@ export function domainLabel(domain: string): string {
 /** Domains the control screens show a control for; locks are for admins only. */
 export const CONTROLLABLE_DOMAINS = [...USER_SERVICE_DOMAINS, 'lock'] as const;
 
-export function mayControl(domain: string, isAdmin: boolean): boolean {
-  if (isAdmin) return (CONTROLLABLE_DOMAINS as readonly string[]).includes(domain);
-  return (USER_SERVICE_DOMAINS as readonly string[]).includes(domain);
+/**
+ * Whether to offer a control for an entity: admins every controllable domain; members the everyday
+ * domains, and of those only what an admin listed for them (`access`, from GET /api/ha/my-access;
+ * nothing while it loads), so a member is never offered a control the agent would refuse.
+ */
+export function mayControl(
+  entity: Pick<HaEntity, 'domain' | 'entity_id'>,
+  isAdmin: boolean,
+  access?: Pick<HaMyAccess, 'all' | 'domains' | 'entities'>,
+): boolean {
+  if (isAdmin || access?.all) return (CONTROLLABLE_DOMAINS as readonly string[]).includes(entity.domain);
+  if (!(USER_SERVICE_DOMAINS as readonly string[]).includes(entity.domain) || !access) return false;
+  return access.domains.includes(entity.domain) || access.entities.includes(entity.entity_id);
 }
 
 /** Every word of the query must appear in the name, id, area, device or state. */

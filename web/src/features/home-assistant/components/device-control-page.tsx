@@ -1,7 +1,7 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Search } from 'lucide-react';
-import type { HaEntity } from '@nexus/agent/contract';
+import type { HaEntity, HaMyAccess } from '@nexus/agent/contract';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -9,7 +9,7 @@ import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StatusPill } from '@/components/ui/status-pill';
 import { useAuth } from '@/features/auth';
-import { haEntitiesQueryOptions } from '../api';
+import { haEntitiesQueryOptions, haMyAccessQueryOptions } from '../api';
 import {
   domainLabel,
   filterEntities,
@@ -42,6 +42,8 @@ function DeviceControl({ title, description, groupBy }: DeviceControlProps) {
   const status = useHaStatus();
   const { liveState } = useHaLive();
   const query = useQuery(haEntitiesQueryOptions());
+  // Admins may control every controllable domain; members only what an admin listed for them.
+  const access = useQuery({ ...haMyAccessQueryOptions(), enabled: !isAdmin }).data;
   const [search, setSearch] = useState('');
   const deferredSearch = useDeferredValue(search);
   const [domain, setDomain] = useState<string | null>(null);
@@ -51,8 +53,8 @@ function DeviceControl({ title, description, groupBy }: DeviceControlProps) {
     if (!entities) return [];
     return groupBy === 'device'
       ? entities.filter((e) => e.device !== null)
-      : entities.filter((e) => mayControl(e.domain, isAdmin));
-  }, [entities, groupBy, isAdmin]);
+      : entities.filter((e) => mayControl(e, isAdmin, access));
+  }, [entities, groupBy, isAdmin, access]);
   const domains = useMemo(() => [...new Set(candidates.map((e) => e.domain))].sort(), [candidates]);
   const groups = useMemo(
     () =>
@@ -131,7 +133,7 @@ function DeviceControl({ title, description, groupBy }: DeviceControlProps) {
                 ) : null}
               </h2>
               {groupBy === 'device' ? (
-                <DeviceCard entities={group.entities} isAdmin={isAdmin} />
+                <DeviceCard entities={group.entities} isAdmin={isAdmin} access={access} />
               ) : (
                 <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3">
                   {group.entities.map((e) => (
@@ -181,7 +183,15 @@ function EntityCard({ entity }: { entity: HaEntity }) {
   );
 }
 
-function DeviceCard({ entities, isAdmin }: { entities: HaEntity[]; isAdmin: boolean }) {
+function DeviceCard({
+  entities,
+  isAdmin,
+  access,
+}: {
+  entities: HaEntity[];
+  isAdmin: boolean;
+  access: HaMyAccess | undefined;
+}) {
   const device = entities[0]?.device;
   return (
     <Card>
@@ -206,7 +216,7 @@ function DeviceCard({ entities, isAdmin }: { entities: HaEntity[]; isAdmin: bool
                   {formatState(e)}
                 </StatusPill>
               </div>
-              {mayControl(e.domain, isAdmin) ? <EntityControl entity={e} /> : null}
+              {mayControl(e, isAdmin, access) ? <EntityControl entity={e} /> : null}
             </li>
           ))}
         </ul>
