@@ -22,29 +22,13 @@ const LOCAL_RANGES: ReadonlyArray<[string, number, 'ipv4' | 'ipv6']> = [
 const local = new BlockList();
 for (const [network, prefix, type] of LOCAL_RANGES) local.addSubnet(network, prefix, type);
 
-/**
- * Whether `address` (as `clientAddress` in http/request-info.ts answers it) is a local one.
- * `extraSubnets` are further CIDRs the caller knows to be the household's (e.g. a VPN's).
- */
-export function isLocalAddress(address: string, extraSubnets: readonly string[] = []): boolean {
+/** Whether `address` (as `clientAddress` in http/request-info.ts answers it) is a local one. */
+export function isLocalAddress(address: string): boolean {
   // fe80::1%eth0: the zone names the interface, not part of the address.
   let addr = address.trim().toLowerCase().replace(/%.*$/, '');
   // ::ffff:10.0.0.5 is the IPv4 client 10.0.0.5 on a dual-stack socket.
   if (addr.startsWith('::ffff:') && isIP(addr.slice(7)) === 4) addr = addr.slice(7);
   const version = isIP(addr);
   if (version === 0) return false;
-  const type = version === 4 ? 'ipv4' : 'ipv6';
-  if (local.check(addr, type)) return true;
-  return extraSubnets.some((cidr) => inSubnet(addr, type, cidr));
-}
-
-function inSubnet(addr: string, type: 'ipv4' | 'ipv6', cidr: string): boolean {
-  const [network = '', prefixText = ''] = cidr.trim().split('/');
-  const netVersion = isIP(network);
-  const prefix = Number(prefixText);
-  if (netVersion === 0 || (netVersion === 4 ? 'ipv4' : 'ipv6') !== type) return false;
-  if (!Number.isInteger(prefix) || prefix < 0 || prefix > (netVersion === 4 ? 32 : 128)) return false;
-  const list = new BlockList();
-  list.addSubnet(network, prefix, type);
-  return list.check(addr, type);
+  return local.check(addr, version === 4 ? 'ipv4' : 'ipv6');
 }
