@@ -47,6 +47,18 @@ const aFlow = {
   stages: [{ id: 'tell', name: 'Tell', kind: 'notify', config: { title: 'hi' } }],
 };
 
+/** A stopped hub with a sealed secret in its database: every flow has a sealed webhook secret. */
+async function hubWithSealedSecret(prefix: string) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const agent = await startAgent({ dataDir });
+  const client = new Client(agent.url);
+  const account = await signUp(client);
+  const flow = await client.post('/api/flows', aFlow);
+  expect(flow.status).toBe(201);
+  await agent.stop();
+  return { dataDir, account, flow: flow.json };
+}
+
 describe('the data directory', () => {
   it('is the agent’s alone: the directory 0700, the database, its WAL files and secret.key 0600', async () => {
     // A directory that does not exist yet: the agent creates it, whatever the umask (022 here).
@@ -88,13 +100,7 @@ describe('the data directory', () => {
   }, 60_000);
 
   it('refuses to start without the secret.key that sealed its secrets, and does not make a new one', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-key-'));
-    const agent = await startAgent({ dataDir });
-    const client = new Client(agent.url);
-    await signUp(client);
-    // Every flow has a sealed webhook secret.
-    expect((await client.post('/api/flows', aFlow)).status).toBe(201);
-    await agent.stop();
+    const { dataDir } = await hubWithSealedSecret('nexus-key-');
     const keyFile = path.join(dataDir, 'secret.key');
     const key = fs.readFileSync(keyFile);
 
@@ -119,12 +125,7 @@ describe('the data directory', () => {
   }, 60_000);
 
   it('refuses to start without secret.key on a database from before key ids were recorded, when it holds sealed secrets', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-oldkey-'));
-    const agent = await startAgent({ dataDir });
-    const client = new Client(agent.url);
-    await signUp(client);
-    expect((await client.post('/api/flows', aFlow)).status).toBe(201);
-    await agent.stop();
+    const { dataDir } = await hubWithSealedSecret('nexus-oldkey-');
     // What an older version left: sealed secrets, but no record of the key that sealed them.
     const db = new Database(path.join(dataDir, 'nexus.db'));
     db.prepare("DELETE FROM settings WHERE key = 'secret-box.key-id'").run();
@@ -139,13 +140,7 @@ describe('the data directory', () => {
   }, 60_000);
 
   it('starts again after `secrets:reset` when the key is lost for good, with the secrets to enter again', async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-reset-'));
-    const agent = await startAgent({ dataDir });
-    const client = new Client(agent.url);
-    const account = await signUp(client);
-    const flow = await client.post('/api/flows', aFlow);
-    expect(flow.status).toBe(201);
-    await agent.stop();
+    const { dataDir, account, flow } = await hubWithSealedSecret('nexus-reset-');
     fs.rmSync(path.join(dataDir, 'secret.key'));
 
     const unconfirmed = await cli(dataDir, 'secrets:reset');
@@ -161,10 +156,10 @@ describe('the data directory', () => {
     expect(
       (await owner.post('/api/auth/login', { email: account.email, password: account.password })).status,
     ).toBe(200);
-    const read = await owner.get(`/api/flows/${flow.json.id}`);
+    const read = await owner.get(`/api/flows/${flow.id}`);
     expect(read.status, read.text).toBe(200);
     // The old webhook secret cannot be opened any more: the flow has a new one.
-    expect(read.json.webhook.productionPath).not.toBe(flow.json.webhook.productionPath);
+    expect(read.json.webhook.productionPath).not.toBe(flow.webhook.productionPath);
     await again.stop();
   }, 60_000);
 });
