@@ -6,6 +6,7 @@ export * from './notifications.js';
 export * from './password-reset.js';
 export * from './live.js';
 export * from './status.js';
+export * from './satellites.js';
 export * from './subscription.js';
 export * from './system.js';
 export * from './docker.js';

@@ -53,65 +53,6 @@ export const systemUptimeSchema = z.object({
 });
 export type SystemUptime = z.infer<typeof systemUptimeSchema>;
 
-/** A satellite that has not sent a heartbeat for this long is offline. */
-export const SATELLITE_OFFLINE_AFTER_MS = 60_000;
-/** How often a satellite should send its heartbeat. */
-export const SATELLITE_HEARTBEAT_INTERVAL_MS = 15_000;
-
-const satelliteName = z.string().trim().min(1, 'Name is required').max(80);
-const wakeWord = z.string().trim().min(1).max(80);
-const optionalText = z.string().trim().max(120);
-
-/** Spec §3 "Satellite device list item". */
-export const satelliteSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  /** online while heartbeats arrive (degraded when the satellite says so), offline after SATELLITE_OFFLINE_AFTER_MS without one. */
-  status: z.enum(['online', 'degraded', 'offline']),
-  /** dBm from the satellite's last heartbeat. */
-  signalStrength: z.number().nullable(),
-  activeWakeWord: z.string().nullable(),
-  /** ISO time of the last heartbeat, null before the first. */
-  lastSeen: z.string().nullable(),
-  room: z.string().nullable(),
-  ipAddress: z.string().nullable(),
-  firmwareVersion: z.string().nullable(),
-  createdAt: z.string(),
-});
-export type Satellite = z.infer<typeof satelliteSchema>;
-export const satelliteListSchema = z.array(satelliteSchema);
-
-export const createSatelliteInputSchema = z.object({
-  name: satelliteName,
-  room: optionalText.nullish(),
-  activeWakeWord: wakeWord.nullish(),
-});
-export type CreateSatelliteInput = z.infer<typeof createSatelliteInputSchema>;
-
-export const updateSatelliteInputSchema = z
-  .object({ name: satelliteName, room: optionalText.nullable(), activeWakeWord: wakeWord.nullable() })
-  .partial()
-  .refine((v) => Object.keys(v).length > 0, 'Nothing to change');
-export type UpdateSatelliteInput = z.infer<typeof updateSatelliteInputSchema>;
-
-/** The satellite and its token, which is shown this once and stored only as a hash. */
-export const satelliteWithTokenSchema = z.object({ satellite: satelliteSchema, token: z.string() });
-export type SatelliteWithToken = z.infer<typeof satelliteWithTokenSchema>;
-
-/** Spec §9: the signal badge is default while the mean absolute dBm is below this, destructive otherwise. */
-export const SIGNAL_STRENGTH_GOOD_BELOW_ABS_DBM = 60;
-
-/** What a satellite sends every SATELLITE_HEARTBEAT_INTERVAL_MS with `Authorization: Bearer <token>`. */
-export const satelliteHeartbeatInputSchema = z.object({
-  /** dBm, e.g. -55. */
-  signalStrength: z.number().min(-120).max(0).nullish(),
-  activeWakeWord: wakeWord.nullish(),
-  /** A satellite that works but has a problem (e.g. no microphone) reports degraded. */
-  status: z.enum(['online', 'degraded']).default('online'),
-  firmwareVersion: z.string().trim().max(40).nullish(),
-});
-export type SatelliteHeartbeatInput = z.input<typeof satelliteHeartbeatInputSchema>;
-
 /** Spec §3 "LLM pipeline status". */
 export const llmModelSchema = z.object({
   name: z.string(),

@@ -2,14 +2,18 @@ import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { z } from 'zod';
 import {
+  MEMBER_SATELLITE_ACTIONS,
   createSatelliteInputSchema,
+  createWyomingSatelliteInputSchema,
+  satelliteControlInputSchema,
   satelliteHeartbeatInputSchema,
   updateSatelliteInputSchema,
-} from '../../contract/status.js';
+} from '../../contract/satellites.js';
 import type { AppEnv } from '../../http/app-env.js';
 import { checksCredential, requireAdmin, requireUser } from '../../http/guards.js';
 import { clientAddress } from '../../http/request-info.js';
 import { validate } from '../../http/validate.js';
+import { forbidden } from '../../lib/http-error.js';
 import type { SatellitesService } from './satellites.service.js';
 import type { SatelliteRow } from './satellites.table.js';
 
@@ -30,11 +34,37 @@ function satelliteAddress(c: Parameters<typeof clientAddress>[0], trustProxy: bo
   return address === 'unknown' ? null : address;
 }
 
-/** `/api/devices/satellite`: the list for everyone signed in, changes for admins, heartbeats for satellites. */
+const isAdmin = (role: string) => role === 'admin' || role === 'superadmin';
+
+/**
+ * `/api/devices/satellite`: the merged list and the everyday controls (volume, mute, announce) for
+ * everyone signed in; adding, changing and the device's settings for admins; heartbeats for
+ * Nexus-API satellites with their token.
+ */
 export function satellitesRoutes(service: SatellitesService, opts: { trustProxy: boolean }) {
   return new Hono<AppEnv>()
     .get('/', requireUser, (c) => c.json(service.list()))
+    .get('/sources', requireUser, (c) => c.json(service.sources()))
+    .post('/wyoming', requireAdmin, validate('json', createWyomingSatelliteInputSchema), (c) =>
+      c.json(service.createWyoming(c.req.valid('json')), 201),
+    )
     .get('/:id', requireUser, validate('param', idParam), (c) => c.json(service.get(c.req.valid('param').id)))
+    .get('/:id/signal', requireUser, validate('param', idParam), (c) =>
+      c.json(service.signalHistory(c.req.valid('param').id)),
+    )
+    .post(
+      '/:id/control',
+      requireUser,
+      validate('param', idParam),
+      validate('json', satelliteControlInputSchema),
+      async (c) => {
+        const input = c.req.valid('json');
+        if (!isAdmin(c.get('user').role) && !MEMBER_SATELLITE_ACTIONS.includes(input.action)) {
+          throw forbidden(`Only an administrator may use ${input.action} on a satellite`);
+        }
+        return c.json(await service.control(c.req.valid('param').id, input));
+      },
+    )
     .post('/', requireAdmin, validate('json', createSatelliteInputSchema), (c) =>
       c.json(service.create(c.req.valid('json')), 201),
     )

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SATELLITE_OFFLINE_AFTER_MS } from '../../contract/status.js';
+import { SATELLITE_OFFLINE_AFTER_MS } from '../../contract/satellites.js';
 import { satelliteStatus } from './satellites.service.js';
 
 describe('satellite status', () => {
