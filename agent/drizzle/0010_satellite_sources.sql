@@ -13,6 +13,7 @@ CREATE TABLE `__new_satellites` (
 	`reported_status` text,
 	`ip_address` text,
 	`firmware_version` text,
+	`muted` integer DEFAULT false NOT NULL,
 	`model` text,
 	`manufacturer` text,
 	`last_seen_at` integer,

@@ -32,6 +32,9 @@ export type SatelliteChanges = Partial<
     | 'firmwareVersion'
     | 'model'
     | 'manufacturer'
+    | 'muted'
+    | 'host'
+    | 'port'
     | 'lastSeenAt'
   >
 >;

@@ -28,6 +28,8 @@ export const satellites = sqliteTable(
     reportedStatus: text('reported_status', { enum: ['online', 'degraded'] }),
     ipAddress: text('ip_address'),
     firmwareVersion: text('firmware_version'),
+    /** A Wyoming satellite the hub told to stop listening (pause-satellite); kept across restarts. */
+    muted: integer('muted', { mode: 'boolean' }).notNull().default(false),
     model: text('model'),
     manufacturer: text('manufacturer'),
     lastSeenAt: integer('last_seen_at', { mode: 'timestamp_ms' }),
