@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { NO_SATELLITE_CONTROLS, type SatelliteControlInput } from '../../contract/satellites.js';
 import { openDatabase, type DbHandle } from '../../db/client.js';
-import { HttpError } from '../../lib/http-error.js';
+import type { HttpError } from '../../lib/http-error.js';
 import { createSatellitesRepository } from './satellites.repository.js';
 import { createSatellitesService } from './satellites.service.js';
 import type { HaSatelliteSource, SatelliteLiveView, WyomingSatelliteManager } from './sources.js';
