@@ -641,6 +641,10 @@ export function createHaConnection(deps: {
     get message() {
       return message;
     },
+    /** Set when HA refused the registry reads (a non-admin token): devices and areas are missing. */
+    get registryProblem() {
+      return registryProblem;
+    },
     /** Recent state changes, newest first. */
     activity: (): HaActivity[] => [...activity].reverse(),
     get state() {

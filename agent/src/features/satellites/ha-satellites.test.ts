@@ -362,6 +362,7 @@ describe('the source over the connection’s cache', () => {
     const connection = {
       state,
       message: state === 'connected' ? null : 'Home Assistant is not connected yet.',
+      registryProblem: null as string | null,
       cache,
       currentSession: () => session as unknown as HaSession,
       requireSession: () => session as unknown as HaSession,
@@ -419,6 +420,16 @@ describe('the source over the connection’s cache', () => {
     );
     await expect(source.control('nope', { action: 'volume', value: 10 })).rejects.toMatchObject({
       status: 404,
+    });
+  });
+
+  it('is unavailable with the reason when HA refuses its registries (a non-admin token)', () => {
+    const fake = fakeConnection();
+    fake.connection.registryProblem = 'Home Assistant refused to share its registries (Unauthorized)';
+    const source = createHaSatelliteSource({ connection: fake.connection, log });
+    expect(source.availability()).toEqual({
+      available: false,
+      message: 'Home Assistant refused to share its registries (Unauthorized)',
     });
   });
 

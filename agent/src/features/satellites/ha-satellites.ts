@@ -327,6 +327,7 @@ export function satelliteServiceCall(
 export interface HaSatelliteConnection {
   readonly state: HaConnectionState;
   readonly message: string | null;
+  readonly registryProblem: string | null;
   readonly cache: {
     raw(entityId: string): HaEntityState | undefined;
     registryEntries(): Iterable<HaEntityRegistryEntry>;
@@ -448,6 +449,10 @@ export function createHaSatelliteSource(deps: {
 
   return {
     availability(): SourceAvailability {
+      // Satellites are found through the registries; without them there are none to show.
+      if (connection.state === 'connected' && connection.registryProblem) {
+        return { available: false, message: connection.registryProblem };
+      }
       if (connection.state === 'connected') return { available: true, message: null };
       return { available: false, message: connection.message ?? 'Home Assistant is not connected' };
     },
