@@ -1,11 +1,12 @@
 import pino from 'pino';
 import { describe, expect, it, vi } from 'vitest';
-import type {
-  HaDeviceRegistryEntry,
-  HaEntityRegistryEntry,
-  HaEntityRegistryExtendedEntry,
-  HaEntityState,
-  HaSession,
+import {
+  HomeAssistantError,
+  type HaDeviceRegistryEntry,
+  type HaEntityRegistryEntry,
+  type HaEntityRegistryExtendedEntry,
+  type HaEntityState,
+  type HaSession,
 } from '../../adapters/home-assistant.js';
 import type { HaConnectionState } from '../../contract/home-assistant.js';
 import type { HaCacheChange } from '../home-assistant/ha-connection.js';
@@ -421,6 +422,23 @@ describe('the source over the connection’s cache', () => {
     await expect(source.control('nope', { action: 'volume', value: 10 })).rejects.toMatchObject({
       status: 404,
     });
+  });
+
+  it('passes Home Assistant’s failures on with their mapped status (504, 503, 502), never a 500', async () => {
+    const fake = fakeConnection();
+    const source = createHaSatelliteSource({ connection: fake.connection, log });
+    fake.emit({ kind: 'registries' });
+    for (const [error, status] of [
+      [new HomeAssistantError('timeout', 'Home Assistant did not answer within 10 s'), 504],
+      [new HomeAssistantError('unreachable', 'Lost the connection to Home Assistant'), 503],
+      [new HomeAssistantError('rejected', 'Failed to set volume', 'home_assistant_error'), 502],
+    ] as const) {
+      fake.session.callService.mockRejectedValueOnce(error);
+      await expect(source.control('dev1', { action: 'volume', value: 10 })).rejects.toMatchObject({
+        status,
+        message: error.message,
+      });
+    }
   });
 
   it('is unavailable with the reason when HA refuses its registries (a non-admin token)', () => {
