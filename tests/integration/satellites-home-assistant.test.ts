@@ -141,14 +141,21 @@ describe('Home Assistant satellites in the merged list', () => {
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(items.find((s) => s.name === 'Office Satellite')!.controls.wakeWord!.value).toBe('no_wake_word');
 
-    sim.setState(`assist_satellite.${OFFICE}_assist_satellite`, 'unavailable');
-    await listUntil((all) => all.find((s) => s.name === 'Office Satellite')?.status === 'offline', 'offline');
-    sim.setState(`assist_satellite.${OFFICE}_assist_satellite`, 'idle');
-    sim.setState(`select.${OFFICE}_wake_word`, 'Hey Jarvis');
-    await listUntil(
-      (all) => all.find((s) => s.name === 'Office Satellite')?.status === 'online',
-      'online again',
+    sim.setDeviceAvailable('dev_satellite1_office', false);
+    const offline = await listUntil(
+      (all) => all.find((s) => s.name === 'Office Satellite')?.status === 'offline',
+      'offline',
     );
+    expect(offline.find((s) => s.name === 'Office Satellite')).toMatchObject({
+      statusReason: expect.stringMatching(/unavailable/),
+      signalStrength: null,
+    });
+    sim.setDeviceAvailable('dev_satellite1_office', true);
+    sim.setState(`select.${OFFICE}_wake_word`, 'Hey Jarvis');
+    await listUntil((all) => {
+      const o = all.find((s) => s.name === 'Office Satellite');
+      return o?.status === 'online' && o.signalStrength === -71 && o.activeWakeWord === 'Hey Jarvis';
+    }, 'online again');
   });
 
   it('shows a satellite adopted in Home Assistant, a rename and a removal within 2 s', async () => {
