@@ -265,13 +265,16 @@ test.describe('without Home Assistant', () => {
     await expect(porch.getByTestId('status-reason')).not.toBeEmpty();
     const listed = await satelliteNamed(page, 'Porch Pi');
     expect(listed.source).toBe('wyoming');
-    expect(listed.wyoming).toMatchObject({ host: '127.0.0.1', port });
-    await expect(porch.getByTestId('status-reason')).toHaveText(listed.statusReason!);
+    expect(listed.wyoming).toMatchObject({ host: '127.0.0.1', port, connection: expect.any(String) });
+    // The reason names the address it could not reach (its retry countdown moves on, so no exact text).
+    await expect(porch.getByTestId('status-reason')).toContainText(`127.0.0.1:${port}`);
 
-    // Its details name where the hub connects.
+    // Its details name where the hub connects and how that goes.
     await porch.getByRole('link', { name: 'Controls of Porch Pi' }).click();
-    await expect(page.getByText(`127.0.0.1:${port}`)).toBeVisible({ timeout: 15_000 });
-    await expect(page.getByText('Disconnected', { exact: false }).first()).toBeVisible();
+    const details = page.getByRole('definition');
+    await expect(details.getByText(`127.0.0.1:${port}`, { exact: true })).toBeVisible({ timeout: 15_000 });
+    await expect(details.getByText(/^(Disconnected|Connecting)/)).toBeVisible();
+    await expectNoSeriousAxeViolations(page);
   });
 
   test('a member sees the fleet and the legacy list but none of the admin controls', async ({ browser }) => {
@@ -285,7 +288,6 @@ test.describe('without Home Assistant', () => {
     await expect(page.getByRole('button', { name: 'Add Wyoming satellite' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Add Nexus satellite' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Remove Porch Pi' })).toHaveCount(0);
-    await expect(page.getByText(/an admin adds it by host and port/)).toHaveCount(0);
 
     await page.goto('/satellite-management-legacy');
     const kitchenRow = row(page, 'Kitchen');
