@@ -56,6 +56,7 @@ import { createSettingsRepository } from './features/settings/settings.repositor
 import { createUsageRepository } from './features/usage/usage.repository.js';
 import { createSatellitesRepository } from './features/satellites/satellites.repository.js';
 import { createSatellitesService } from './features/satellites/satellites.service.js';
+import { createHaSatelliteSource } from './features/satellites/ha-satellites.js';
 import { satellitesRoutes } from './features/satellites/satellites.routes.js';
 import { createSubscriptionRepository } from './features/subscription/subscription.repository.js';
 import { createSubscriptionService } from './features/subscription/subscription.service.js';
@@ -189,6 +190,7 @@ function apiRoutes(
   const metrics = createMetricsService({ ...deps.system, now: deps.now });
   const satellites = createSatellitesService({
     repository: createSatellitesRepository(deps.db, deps.now),
+    homeAssistant: createHaSatelliteSource({ connection: homeAssistant.connection, log: deps.log }),
     now: deps.now,
     onChange: (list) => deps.live.publish('satellites', list),
   });

@@ -407,7 +407,9 @@ describe('service calls', () => {
       service_data: { temperature: 40 },
     });
     expect(tooHot.status).toBe(400);
-    expect(tooHot.json.message).toBe('Provided temperature 40.0 is not valid. Accepted range is 7 to 35.');
+    expect(tooHot.json.message).toBe(
+      'Validation error: Provided temperature 40.0 is not valid. Accepted range is 7 to 35.',
+    );
     expect(tooHot.json.details).toEqual({ code: 'service_validation_error' });
 
     // A user's call of a service outside the list stops at the hub; an admin's reaches HA.

@@ -38,6 +38,18 @@ export interface HaEntityRegistryEntry {
   disabled_by: string | null;
   hidden_by: string | null;
   entity_category: string | null;
+  /** Present since HA 2022.x; the key of the entity's name in its integration's translations. */
+  translation_key?: string | null;
+}
+
+/**
+ * Mirrors the extended entries of HA's `config/entity_registry/get_entries` (and `get`): the list
+ * entry plus what `list` leaves out, the device classes and capability attributes.
+ */
+export interface HaEntityRegistryExtendedEntry extends HaEntityRegistryEntry {
+  device_class?: string | null;
+  original_device_class?: string | null;
+  capabilities?: Record<string, unknown> | null;
 }
 
 /** Mirrors the entries of HA's `config/device_registry/list`. */
@@ -49,6 +61,11 @@ export interface HaDeviceRegistryEntry {
   manufacturer: string | null;
   model: string | null;
   disabled_by: string | null;
+  /** The firmware version the integration reports. */
+  sw_version?: string | null;
+  configuration_url?: string | null;
+  /** e.g. [["mac", "20:f8:3b:0a:1b:2c"]]. */
+  connections?: Array<[string, string]>;
 }
 
 /** Mirrors the entries of HA's `config/area_registry/list`. */
@@ -130,6 +147,11 @@ export interface HaSession {
   listAreas(): Promise<HaAreaRegistryEntry[]>;
   listDevices(): Promise<HaDeviceRegistryEntry[]>;
   listEntities(): Promise<HaEntityRegistryEntry[]>;
+  /**
+   * The extended registry entries of these entities (`config/entity_registry/get_entries`); an id
+   * HA does not know is left out.
+   */
+  getEntityEntries(entityIds: string[]): Promise<Map<string, HaEntityRegistryExtendedEntry>>;
   callService(
     domain: string,
     service: string,
@@ -380,6 +402,35 @@ class LibrarySession implements HaSession {
   listEntities() {
     return this.send<HaEntityRegistryEntry[]>('config/entity_registry/list');
   }
+  async getEntityEntries(entityIds: string[]) {
+    const found = new Map<string, HaEntityRegistryExtendedEntry>();
+    if (!entityIds.length) return found;
+    let answer: Record<string, HaEntityRegistryExtendedEntry | null>;
+    try {
+      answer = await this.send<Record<string, HaEntityRegistryExtendedEntry | null>>(
+        'config/entity_registry/get_entries',
+        { entity_ids: entityIds },
+      );
+    } catch (error) {
+      // get_entries came with HA 2023.3; before it, one `get` per entity.
+      if (!(error instanceof HomeAssistantError && error.haCode === 'unknown_command')) throw error;
+      for (const entityId of entityIds) {
+        try {
+          found.set(
+            entityId,
+            await this.send<HaEntityRegistryExtendedEntry>('config/entity_registry/get', {
+              entity_id: entityId,
+            }),
+          );
+        } catch (err) {
+          if (!(err instanceof HomeAssistantError && err.haCode === 'not_found')) throw err;
+        }
+      }
+      return found;
+    }
+    for (const [entityId, entry] of Object.entries(answer ?? {})) if (entry) found.set(entityId, entry);
+    return found;
+  }
   async callService(
     domain: string,
     service: string,
@@ -408,9 +459,9 @@ class LibrarySession implements HaSession {
     this.conn.close();
   }
 
-  private send<T>(type: string) {
+  private send<T>(type: string, fields: Record<string, unknown> = {}) {
     return this.command(
-      this.guard(() => this.conn.sendMessagePromise<T>({ type }), type),
+      this.guard(() => this.conn.sendMessagePromise<T>({ ...fields, type }), type),
       type,
     );
   }

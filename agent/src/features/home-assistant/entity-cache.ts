@@ -39,6 +39,23 @@ export class EntityCache {
     return [...this.states.keys()];
   }
 
+  /** Registry lookups for features that read devices (e.g. voice satellites). */
+  registryEntry(entityId: string): HaEntityRegistryEntry | undefined {
+    return this.registry.get(entityId);
+  }
+
+  registryEntries(): Iterable<HaEntityRegistryEntry> {
+    return this.registry.values();
+  }
+
+  device(deviceId: string): HaDeviceRegistryEntry | undefined {
+    return this.devices.get(deviceId);
+  }
+
+  areaName(areaId: string | null | undefined): string | null {
+    return areaId ? (this.areas.get(areaId)?.name ?? null) : null;
+  }
+
   setRegistries(snapshot: RegistrySnapshot): void {
     this.registry = new Map(snapshot.entities.map((e) => [e.entity_id, e]));
     this.devices = new Map(snapshot.devices.map((d) => [d.id, d]));

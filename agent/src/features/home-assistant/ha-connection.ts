@@ -50,8 +50,14 @@ export const DEFAULT_TIMINGS: HaConnectionTimings = {
   retryInitialMs: 1_000,
   retryMaxMs: 30_000,
   liveFlushMs: 200,
-  registryReloadDelayMs: 2_000,
+  // Short enough that a satellite adopted in HA shows within 2 s, long enough to coalesce the
+  // burst of device and entity registry events one adoption fires.
+  registryReloadDelayMs: 400,
 };
+
+/** What changed in the connection's cache, for features that follow part of it. */
+export type HaCacheChange =
+  { kind: 'registries' } | { kind: 'state'; entityId: string } | { kind: 'connection' };
 
 const MAX_PINGS = 60;
 const MAX_EVENTS = 50;
@@ -107,6 +113,10 @@ export function createHaConnection(deps: {
   const pendingChanged = new Set<string>();
   const pendingRemoved = new Set<string>();
   const settleWaiters = new Set<() => void>();
+  const changeListeners = new Set<(change: HaCacheChange) => void>();
+  function cacheChanged(change: HaCacheChange) {
+    for (const listener of changeListeners) listener(change);
+  }
   let lastPublished: { state: HaConnectionState; health: HaConnectionHealth; message: string | null } | null =
     null;
 
@@ -149,6 +159,7 @@ export function createHaConnection(deps: {
     state = next;
     message = text;
     announce();
+    cacheChanged({ kind: 'connection' });
     if (next !== 'connecting' && next !== 'reconnecting') {
       for (const wake of settleWaiters) wake();
       settleWaiters.clear();
@@ -315,6 +326,7 @@ export function createHaConnection(deps: {
     cache.setRegistries(registries);
     const { changed, removed } = cache.replaceStates(states);
     for (const id of removed) pendingChanged.delete(id);
+    cacheChanged({ kind: 'registries' });
     haVersion = current.haVersion || config.version || null;
     locationName = config.location_name ?? null;
     timeZone = config.time_zone ?? null;
@@ -349,6 +361,7 @@ export function createHaConnection(deps: {
       inBackground(log, 'Home Assistant: reloading the registries', async () => {
         try {
           cache.setRegistries(await loadRegistries(current));
+          cacheChanged({ kind: 'registries' });
           publish({ type: 'resync' });
         } catch (err) {
           log.warn({ err }, 'reloading the Home Assistant registries failed');
@@ -435,6 +448,7 @@ export function createHaConnection(deps: {
       pendingChanged.delete(id);
       pendingRemoved.add(id);
     } else return;
+    cacheChanged({ kind: 'state', entityId: id });
     if (!flushTimer) {
       flushTimer = setTimeout(flushLive, t.liveFlushMs);
       flushTimer.unref();
@@ -617,6 +631,20 @@ export function createHaConnection(deps: {
     requireSession,
     requireTarget,
     cache,
+    /** The open session, also while the first load runs (requireSession waits for 'connected'). */
+    currentSession: (): HaSession | null => session,
+    /** Told of registry reloads, state changes and connection changes; listeners must be cheap. */
+    onChange(listener: (change: HaCacheChange) => void): void {
+      changeListeners.add(listener);
+    },
+    /** Why the connection is not up (or null), as the status shows it. */
+    get message() {
+      return message;
+    },
+    /** Set when HA refused the registry reads (a non-admin token): devices and areas are missing. */
+    get registryProblem() {
+      return registryProblem;
+    },
     /** Recent state changes, newest first. */
     activity: (): HaActivity[] => [...activity].reverse(),
     get state() {

@@ -294,7 +294,7 @@ export function startHomeAssistant(deps: {
     log: deps.log,
     now: deps.now,
   });
-  return { ...service, health: async () => connection.health(), stop: connection.stop };
+  return { ...service, health: async () => connection.health(), stop: connection.stop, connection };
 }
 
 export type HomeAssistantService = ReturnType<typeof startHomeAssistant>;
