@@ -339,10 +339,7 @@ test.describe('with Home Assistant voice satellites', () => {
   test.describe.configure({ mode: 'serial' });
 
   test.beforeAll(async ({ browser }) => {
-    // TEMPORARY: voiceSatellites arrives with the simulator on h/sat-ha; the cast goes at the merge.
-    sim = await startHomeAssistantSim({ voiceSatellites: true } as Parameters<
-      typeof startHomeAssistantSim
-    >[0]);
+    sim = await startHomeAssistantSim({ voiceSatellites: true });
     hub = await startAgent();
     await skipFirstBootWizard(hub.url);
     owner = await signedUp(browser, hub, 'Hana Owner');
