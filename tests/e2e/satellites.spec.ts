@@ -423,7 +423,7 @@ test.describe('with Home Assistant voice satellites', () => {
     );
     await page.getByLabel('Announcement').fill('Dinner is ready');
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect(page.getByText('Office Satellite has no announce entity')).toBeVisible();
+    await expect(page.getByText('Office Satellite has no announce entity', { exact: true })).toBeVisible();
     await expect(page.getByLabel('Announcement')).toHaveValue('Dinner is ready');
     await page.unroute('**/api/devices/satellite/*/control');
   });

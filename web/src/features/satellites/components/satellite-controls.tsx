@@ -281,7 +281,6 @@ function VolumeControl({
             step={1}
             disabled={disabled}
             value={[shown]}
-            aria-valuetext={`${shown}%`}
             onValueChange={(v) => dragged.set(v[0] ?? 0)}
             onValueCommit={(v) => send({ action: 'volume', value: v[0] ?? 0 }, { onSettled: dragged.clear })}
           />
@@ -338,7 +337,6 @@ function LedControl({
                 step={1}
                 disabled={disabled}
                 value={[shownBrightness]}
-                aria-valuetext={`${shownBrightness}%`}
                 onValueChange={(v) => brightness.set(v[0] ?? 0)}
                 onValueCommit={(v) =>
                   send({ action: 'led', value: { brightness: v[0] ?? 0 } }, { onSettled: brightness.clear })

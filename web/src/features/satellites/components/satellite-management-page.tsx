@@ -213,12 +213,12 @@ function FleetRow({
             {satellite.signalStrength === null ? (
               none('No reading')
             ) : (
-              <span>
-                {satellite.signalStrength} dBm
+              <>
+                <span>{satellite.signalStrength} dBm</span>
                 {isWeakSignal(satellite.signalStrength) ? (
-                  <span className="ml-1 text-xs text-muted-foreground">(weak)</span>
+                  <span className="text-xs text-muted-foreground">(weak)</span>
                 ) : null}
-              </span>
+              </>
             )}
             <Button
               variant="ghost"
