@@ -413,6 +413,15 @@ test.describe('with Home Assistant voice satellites', () => {
     expect(call.serviceData.volume_level).toBeCloseTo(wanted / 100, 2);
     expect(call.target.entity_id?.[0]).toMatch(/^media_player\./);
 
+    // The wake-word select reads ESPHome's raw no_wake_word as words; a choice reaches the device's select.
+    await page.getByRole('combobox', { name: 'Wake word' }).click();
+    await expect(page.getByRole('option', { name: 'No wake word' })).toBeVisible();
+    const selectsBefore = sim.serviceCalls.length;
+    await page.getByRole('option', { name: 'Hey Mycroft' }).click();
+    await expect
+      .poll(() => sim.serviceCalls.slice(selectsBefore).find((c) => c.service === 'select_option'))
+      .toMatchObject({ domain: 'select', serviceData: { option: 'Hey Mycroft' } });
+
     // The server's refusal reaches the owner in words (here a 409 the device would give).
     await page.route('**/api/devices/satellite/*/control', (route) =>
       route.fulfill({
