@@ -148,7 +148,7 @@ test.describe('signed in as the owner', () => {
     await page.keyboard.press('Escape');
     await expect(page.getByRole('menu')).toHaveCount(0);
     await openScreen(page, '/satellite-management');
-    await page.getByRole('button', { name: 'Add a satellite' }).click();
+    await page.getByRole('button', { name: 'Add Nexus satellite' }).click();
     await expect(page.getByRole('dialog')).toBeVisible();
     // The page behind a modal dialog does not scroll: Radix's scroll lock is in force.
     await expect(page.locator('body')).toHaveCSS('overflow', 'hidden');

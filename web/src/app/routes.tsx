@@ -124,15 +124,18 @@ export const screens = {
     'Satellite Management',
     async () => (await import('@/features/satellites')).SatelliteManagementPage,
   ),
-  satelliteManagementLegacy: todo(
+  satelliteManagementLegacy: screen(
     'Satellite Management (Legacy)',
-    'The earlier satellite list, for satellites on old firmware.',
+    async () => (await import('@/features/satellites')).SatelliteManagementLegacyPage,
   ),
-  sat1Control: todo(
+  sat1Control: screen(
     'Satellite1 Control',
-    'Control a Satellite1 voice endpoint: its volume, lights and microphone.',
+    async () => (await import('@/features/satellites')).Sat1ControlPage,
   ),
-  satelliteControls: todo('Satellite Controls', 'The settings and controls of one satellite.'),
+  satelliteControls: screen(
+    'Satellite Controls',
+    async () => (await import('@/features/satellites')).SatelliteControlsPage,
+  ),
   creativeNetworking: todo(
     'Creative Networking',
     'Advanced network tools for the hub, such as local names and port forwarding.',

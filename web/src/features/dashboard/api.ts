@@ -11,6 +11,7 @@ import {
   vpnStatusSchema,
 } from '@nexus/agent/contract';
 import { authUserQueryKey } from '@/features/auth';
+import { SATELLITES_API } from '@/features/satellites/api';
 import { queryClient } from '@/lib/query-client';
 import { ApiRequestError, apiJson } from '@/lib/request';
 
@@ -23,7 +24,8 @@ import { ApiRequestError, apiJson } from '@/lib/request';
 export const DASHBOARD_PATHS = {
   subscription: '/api/subscription/status',
   nexus: '/api/nexus/status',
-  satellites: '/api/devices/satellite',
+  // The satellites feature owns its path; the card reads the same merged list as its screens.
+  satellites: SATELLITES_API,
   llmPipeline: '/api/llm/pipeline/status',
   vpn: '/api/vpn/status',
   uptime: '/api/system/uptime',

@@ -17,6 +17,7 @@ import {
   type FlowExport,
   type FlowRun,
 } from '@nexus/agent/contract';
+import { SATELLITES_API } from '@/features/satellites/api';
 import { apiJson, apiRequest } from '@/lib/request';
 
 export const FLOWS_API = '/api/flows';
@@ -75,8 +76,8 @@ export const runQueryOptions = (runId: number) =>
 /** The hub's satellites, which a voice flow may let start it (the same key and data as the dashboard). */
 export const satellitesQueryOptions = () =>
   queryOptions({
-    queryKey: ['/api/devices/satellite'] as const,
-    queryFn: async () => satelliteListSchema.parse(await apiJson<unknown>('GET', '/api/devices/satellite')),
+    queryKey: [SATELLITES_API] as const,
+    queryFn: async () => satelliteListSchema.parse(await apiJson<unknown>('GET', SATELLITES_API)),
   });
 
 /** Home Assistant's entities, to suggest ids in a service-call stage (the same key and data as the HA screens). */

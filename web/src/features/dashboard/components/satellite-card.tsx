@@ -1,6 +1,6 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Radio } from 'lucide-react';
-import type { Satellite } from '@nexus/agent/contract';
+import { SATELLITE_SOURCE_LABELS, type Satellite } from '@nexus/agent/contract';
 import { Badge } from '@/components/ui/badge';
 import { formatAgo, meanAbsoluteSignal, satelliteCardStatus, signalBadgeVariant } from '../dashboard-logic';
 import { CardEmpty, Fact, Facts, QueryCard } from './dashboard-card';
@@ -24,7 +24,8 @@ export function SatelliteCard({ query }: { query: UseQueryResult<Satellite[], Er
             title="No satellites yet"
             action={{ label: 'Add a satellite', href: '/satellite-management' }}
           >
-            Add a Satellite1 in Satellite Management, then set its token on the device so it can check in.
+            Adopt a Satellite1 or Voice PE in Home Assistant, or add a Wyoming satellite or a custom device in
+            Satellite Management.
           </CardEmpty>
         ) : (
           <SatelliteSummary devices={devices} checkedAt={query.dataUpdatedAt} />
@@ -67,11 +68,20 @@ function SatelliteSummary({ devices, checkedAt }: { devices: Satellite[]; checke
               <span className="truncate font-medium">{device.name}</span>
               <StatusText word={device.status} className="text-xs" />
             </div>
+            <div className="text-xs text-muted-foreground" data-source={device.source}>
+              {SATELLITE_SOURCE_LABELS[device.source]}
+              {device.room ? ` · ${device.room}` : ''}
+            </div>
             <div className="mt-1 flex flex-wrap gap-x-3 gap-y-0.5 text-xs text-muted-foreground">
               <span>
                 {device.signalStrength === null ? 'No signal reading' : `${device.signalStrength} dBm`}
               </span>
-              <span>Wake word: {device.activeWakeWord ?? 'none'}</span>
+              <span>
+                Wake word:{' '}
+                {!device.activeWakeWord || device.activeWakeWord === 'no_wake_word'
+                  ? 'none'
+                  : device.activeWakeWord}
+              </span>
               <span>Seen {formatAgo(device.lastSeen, checkedAt)}</span>
             </div>
           </li>

@@ -15,7 +15,10 @@ import { useCreateSatellite } from '../api';
 import { TokenReveal } from './token-reveal';
 import { SatelliteFields } from './satellite-fields';
 
-/** "Add a satellite": a name (and a room), then the new satellite's token in the same dialog. */
+/**
+ * "Add Nexus satellite": a custom device that speaks the hub's own token-and-heartbeat API. A name
+ * (and a room), then the new satellite's token in the same dialog.
+ */
 export function AddSatelliteDialog() {
   const create = useCreateSatellite();
   const [open, setOpen] = useState(false);
@@ -53,7 +56,7 @@ export function AddSatelliteDialog() {
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogTrigger asChild>
         <Button>
-          <Plus aria-hidden="true" /> Add a satellite
+          <Plus aria-hidden="true" /> Add Nexus satellite
         </Button>
       </DialogTrigger>
       <DialogContent
@@ -69,9 +72,10 @@ export function AddSatelliteDialog() {
         ) : (
           <form onSubmit={submit} className="grid gap-4" noValidate>
             <DialogHeader>
-              <DialogTitle>Add a satellite</DialogTitle>
+              <DialogTitle>Add Nexus satellite</DialogTitle>
               <DialogDescription>
-                A voice endpoint such as a Satellite1 or an ESP32 voice kit. The next step shows its token,
+                A custom device that checks in with the Nexus satellite API (a token and a heartbeat). A
+                Satellite1 or Voice PE is adopted in Home Assistant instead. The next step shows its token,
                 once.
               </DialogDescription>
             </DialogHeader>

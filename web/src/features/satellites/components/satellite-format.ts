@@ -1,4 +1,9 @@
-import { SIGNAL_STRENGTH_GOOD_BELOW_ABS_DBM, type Satellite } from '@nexus/agent/contract';
+import {
+  SATELLITE_SOURCE_LABELS,
+  SIGNAL_STRENGTH_GOOD_BELOW_ABS_DBM,
+  type Satellite,
+  type SatelliteSource,
+} from '@nexus/agent/contract';
 import type { PillTone } from '@/components/ui/status-pill';
 
 export const STATUS_PILL: Record<Satellite['status'], { tone: PillTone; word: string }> = {
@@ -56,3 +61,34 @@ export function setupCommands(
     ].join('\n'),
   };
 }
+
+/** The source as the fleet's badge names it. */
+export function sourceLabel(source: SatelliteSource): string {
+  return SATELLITE_SOURCE_LABELS[source];
+}
+
+/**
+ * A wake word as people read it. ESPHome's wake-word select lists `no_wake_word` among its raw
+ * options (the device then listens for none); the other options are already names ("Okay Nabu").
+ */
+export function wakeWordLabel(option: string): string {
+  return option === 'no_wake_word' ? 'No wake word' : option;
+}
+
+/** A FutureProofHomes Satellite1, as Home Assistant's device registry describes it. */
+export function isSatellite1(satellite: Pick<Satellite, 'model' | 'manufacturer'>): boolean {
+  return (
+    /satellite\s*1/i.test(satellite.model ?? '') || /futureproof\s*homes/i.test(satellite.manufacturer ?? '')
+  );
+}
+
+/** Where the hub reaches a Wyoming satellite, with IPv6 addresses bracketed as in a URL. */
+export function wyomingAddress(wyoming: { host: string; port: number }): string {
+  return wyoming.host.includes(':') ? `[${wyoming.host}]:${wyoming.port}` : `${wyoming.host}:${wyoming.port}`;
+}
+
+export const WYOMING_CONNECTION_WORDS: Record<NonNullable<Satellite['wyoming']>['connection'], string> = {
+  connecting: 'Connecting',
+  connected: 'Connected',
+  disconnected: 'Disconnected',
+};

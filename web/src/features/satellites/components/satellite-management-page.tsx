@@ -1,48 +1,59 @@
 import { useQuery } from '@tanstack/react-query';
-import { Radio } from 'lucide-react';
-import { useState } from 'react';
-import {
-  SATELLITE_HEARTBEAT_INTERVAL_MS,
-  SATELLITE_OFFLINE_AFTER_MS,
-  type Satellite,
-  type SatelliteWithToken,
-} from '@nexus/agent/contract';
+import { ChevronDown, ChevronRight, Radio, SlidersHorizontal, Trash2 } from 'lucide-react';
+import { Fragment, useState } from 'react';
+import { Link } from 'wouter';
+import type { Satellite } from '@nexus/agent/contract';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { Dialog, DialogContent } from '@/components/ui/dialog';
+import { ConfirmButton } from '@/components/ui/confirm';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StatusPill } from '@/components/ui/status-pill';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
-import { satellitesQueryOptions } from '../api';
+import { satellitesQueryOptions, useDeleteSatellite, useSatellitesLive } from '../api';
 import { AddSatelliteDialog } from './add-satellite-dialog';
-import { SatelliteActions } from './satellite-actions';
-import { STATUS_PILL, formatAgo, isWeakSignal } from './satellite-format';
-import { TokenReveal } from './token-reveal';
+import { AddWyomingSatelliteDialog } from './add-wyoming-dialog';
+import { STATUS_PILL, formatAgo, isWeakSignal, wakeWordLabel } from './satellite-format';
+import { SignalChart } from './signal-chart';
+import { SourceBadge } from './source-badge';
+import { SourceNotices } from './source-notices';
 
-const HEARTBEAT_SECONDS = SATELLITE_HEARTBEAT_INTERVAL_MS / 1000;
-const OFFLINE_SECONDS = SATELLITE_OFFLINE_AFTER_MS / 1000;
-
-/** /satellite-management: the hub's voice endpoints, their health, and (for admins) their tokens. */
+/**
+ * /satellite-management: every satellite the hub knows, merged from Home Assistant (Voice PE,
+ * Satellite1), Wyoming connections and the Nexus satellite API, with their health; admins add
+ * Wyoming and Nexus satellites here.
+ */
 export function SatelliteManagementPage() {
   const { isAdmin } = useAuth();
   const list = useQuery(satellitesQueryOptions());
-  const [rotated, setRotated] = useState<SatelliteWithToken | null>(null);
+  useSatellitesLive();
 
   return (
-    <div className="mx-auto w-full max-w-6xl space-y-6 px-4 py-8">
+    <div className="mx-auto w-full max-w-7xl space-y-6 px-4 py-8">
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold tracking-tight">Satellite Management</h1>
           <p className="max-w-3xl text-sm text-muted-foreground">
-            The hub&apos;s voice endpoints, such as a Satellite1 or an ESP32 voice kit. Each checks in every{' '}
-            {HEARTBEAT_SECONDS} seconds and shows offline after {OFFLINE_SECONDS} seconds without word; this
-            list refreshes itself as often.
+            The hub&apos;s voice satellites: those adopted in Home Assistant, Wyoming satellites the hub
+            connects to, and custom devices on the Nexus satellite API (their tokens are under{' '}
+            <Link href="/satellite-management-legacy" className="underline underline-offset-4">
+              Satellite Management (Legacy)
+            </Link>
+            ).
           </p>
         </div>
-        {isAdmin ? <AddSatelliteDialog /> : null}
+        {isAdmin ? (
+          <div className="flex flex-wrap gap-2">
+            <AddWyomingSatelliteDialog />
+            <AddSatelliteDialog />
+          </div>
+        ) : null}
       </header>
+
+      <SourceNotices isAdmin={isAdmin} />
 
       {list.isPending ? (
         <div role="status" className="space-y-2">
@@ -57,7 +68,7 @@ export function SatelliteManagementPage() {
           <AlertDescription>{errorMessage(list.error)}</AlertDescription>
         </Alert>
       ) : list.data.length === 0 ? (
-        <EmptyState isAdmin={isAdmin} />
+        <FleetEmptyState isAdmin={isAdmin} />
       ) : (
         <>
           {list.isError ? (
@@ -70,35 +81,14 @@ export function SatelliteManagementPage() {
               <AlertDescription>{errorMessage(list.error)}</AlertDescription>
             </Alert>
           ) : null}
-          <SatelliteTable
-            satellites={list.data}
-            checkedAt={list.dataUpdatedAt}
-            isAdmin={isAdmin}
-            onTokenIssued={setRotated}
-          />
+          <FleetTable satellites={list.data} checkedAt={list.dataUpdatedAt} isAdmin={isAdmin} />
         </>
       )}
-
-      <Dialog
-        open={rotated !== null}
-        onOpenChange={(open) => {
-          if (!open) setRotated(null);
-        }}
-      >
-        <DialogContent
-          className="max-w-2xl"
-          // The token is never shown again: a stray click beside the dialog must not throw it away.
-          onInteractOutside={(event) => event.preventDefault()}
-          hideCloseButton
-        >
-          {rotated ? <TokenReveal issued={rotated} rotated onDone={() => setRotated(null)} /> : null}
-        </DialogContent>
-      </Dialog>
     </div>
   );
 }
 
-function EmptyState({ isAdmin }: { isAdmin: boolean }) {
+function FleetEmptyState({ isAdmin }: { isAdmin: boolean }) {
   return (
     <Card>
       <CardContent className="flex flex-col items-center gap-3 p-8 text-center">
@@ -106,26 +96,43 @@ function EmptyState({ isAdmin }: { isAdmin: boolean }) {
           <Radio aria-hidden="true" className="size-5" />
         </span>
         <h2 className="font-semibold">No satellites yet</h2>
-        <p className="max-w-md text-sm text-muted-foreground">
-          {isAdmin
-            ? 'Add a satellite with the button above and put the token it gets on the device. It appears online here with its first heartbeat.'
-            : 'Ask an admin of this hub to add one. Satellites show here with their status, signal and wake word once they check in.'}
-        </p>
+        <ul className="grid max-w-xl gap-2 text-left text-sm text-muted-foreground">
+          <li>
+            <span className="font-medium text-foreground">A Voice PE or Satellite1:</span> adopt it in Home
+            Assistant (the ESPHome integration finds it), with Home Assistant connected under{' '}
+            <Link href="/ha-connection-setup" className="underline underline-offset-4">
+              HA Connection Setup
+            </Link>
+            . It appears here by itself.
+          </li>
+          <li>
+            <span className="font-medium text-foreground">A Raspberry Pi with wyoming-satellite:</span>{' '}
+            {isAdmin
+              ? 'add it by host and port with Add Wyoming satellite.'
+              : 'an admin adds it by host and port.'}
+          </li>
+          <li>
+            <span className="font-medium text-foreground">A custom device:</span>{' '}
+            {isAdmin
+              ? 'add it with Add Nexus satellite and put the token it gets on the device (the Nexus satellite API).'
+              : 'an admin adds it and gives it a token for the Nexus satellite API.'}
+          </li>
+        </ul>
       </CardContent>
     </Card>
   );
 }
 
-function SatelliteTable({
+const COLUMNS = 10;
+
+function FleetTable({
   satellites,
   checkedAt,
   isAdmin,
-  onTokenIssued,
 }: {
   satellites: Satellite[];
   checkedAt: number;
   isAdmin: boolean;
-  onTokenIssued: (issued: SatelliteWithToken) => void;
 }) {
   const online = satellites.filter((s) => s.status !== 'offline').length;
   return (
@@ -139,28 +146,24 @@ function SatelliteTable({
           <TableHeader>
             <TableRow>
               <TableHead>Name</TableHead>
+              <TableHead>Source</TableHead>
+              <TableHead>Area</TableHead>
               <TableHead>Status</TableHead>
               <TableHead>Signal</TableHead>
               <TableHead>Wake word</TableHead>
               <TableHead>Firmware</TableHead>
-              <TableHead>IP address</TableHead>
               <TableHead>Last seen</TableHead>
-              {isAdmin ? (
-                <TableHead>
-                  <span className="sr-only">Actions</span>
-                </TableHead>
-              ) : null}
+              <TableHead>
+                <span className="sr-only">Controls</span>
+              </TableHead>
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>
             {satellites.map((satellite) => (
-              <SatelliteRow
-                key={satellite.id}
-                satellite={satellite}
-                checkedAt={checkedAt}
-                isAdmin={isAdmin}
-                onTokenIssued={onTokenIssued}
-              />
+              <FleetRow key={satellite.id} satellite={satellite} checkedAt={checkedAt} isAdmin={isAdmin} />
             ))}
           </TableBody>
         </Table>
@@ -169,57 +172,142 @@ function SatelliteTable({
   );
 }
 
-function SatelliteRow({
+function FleetRow({
   satellite,
   checkedAt,
   isAdmin,
-  onTokenIssued,
 }: {
   satellite: Satellite;
   checkedAt: number;
   isAdmin: boolean;
-  onTokenIssued: (issued: SatelliteWithToken) => void;
 }) {
+  const [showSignal, setShowSignal] = useState(false);
   const pill = STATUS_PILL[satellite.status];
   const none = (text: string) => <span className="text-muted-foreground">{text}</span>;
+  const chartId = `signal-chart-${satellite.id}`;
   return (
-    <TableRow data-satellite={satellite.name}>
-      <TableCell>
-        <div className="font-medium">{satellite.name}</div>
-        {satellite.room ? <div className="text-xs text-muted-foreground">{satellite.room}</div> : null}
-      </TableCell>
-      <TableCell>
-        <StatusPill tone={pill.tone}>{pill.word}</StatusPill>
-      </TableCell>
-      <TableCell className="whitespace-nowrap tabular-nums">
-        {satellite.signalStrength === null ? (
-          none('No reading')
-        ) : (
-          <>
-            <span>{satellite.signalStrength} dBm</span>
-            {isWeakSignal(satellite.signalStrength) ? (
-              <span className="ml-1 text-xs text-muted-foreground">(weak)</span>
-            ) : null}
-          </>
-        )}
-      </TableCell>
-      <TableCell>{satellite.activeWakeWord ?? none('None')}</TableCell>
-      <TableCell className="font-mono text-xs">{satellite.firmwareVersion ?? none('Unknown')}</TableCell>
-      <TableCell className="font-mono text-xs">{satellite.ipAddress ?? none('Unknown')}</TableCell>
-      <TableCell className="whitespace-nowrap">
-        {satellite.lastSeen ? (
-          <time dateTime={satellite.lastSeen} title={new Date(satellite.lastSeen).toLocaleString()}>
-            {formatAgo(satellite.lastSeen, checkedAt)}
-          </time>
-        ) : (
-          none('Never')
-        )}
-      </TableCell>
-      {isAdmin ? (
+    <Fragment>
+      <TableRow data-satellite={satellite.name} data-source={satellite.source}>
         <TableCell>
-          <SatelliteActions satellite={satellite} onTokenIssued={onTokenIssued} />
+          <div className="font-medium">{satellite.name}</div>
+          {satellite.model ? (
+            <div className="text-xs text-muted-foreground">
+              {[satellite.manufacturer, satellite.model].filter(Boolean).join(' ')}
+            </div>
+          ) : null}
         </TableCell>
+        <TableCell>
+          <SourceBadge source={satellite.source} />
+        </TableCell>
+        <TableCell>{satellite.room ?? none('None')}</TableCell>
+        <TableCell className="max-w-56">
+          <StatusPill tone={pill.tone}>{pill.word}</StatusPill>
+          {satellite.statusReason ? (
+            <div className="mt-1 text-xs text-muted-foreground" data-testid="status-reason">
+              {satellite.statusReason}
+            </div>
+          ) : null}
+        </TableCell>
+        <TableCell className="whitespace-nowrap tabular-nums">
+          <div className="flex items-center gap-1">
+            {satellite.signalStrength === null ? (
+              none('No reading')
+            ) : (
+              <>
+                <span>{satellite.signalStrength} dBm</span>
+                {isWeakSignal(satellite.signalStrength) ? (
+                  <span className="text-xs text-muted-foreground">(weak)</span>
+                ) : null}
+              </>
+            )}
+            <Button
+              variant="ghost"
+              size="sm"
+              className="h-7 px-1.5 text-xs"
+              aria-expanded={showSignal}
+              aria-controls={showSignal ? chartId : undefined}
+              aria-label={`Signal over 24 h for ${satellite.name}`}
+              onClick={() => setShowSignal((v) => !v)}
+            >
+              {showSignal ? <ChevronDown aria-hidden="true" /> : <ChevronRight aria-hidden="true" />}
+              24 h
+            </Button>
+          </div>
+        </TableCell>
+        <TableCell>
+          {satellite.activeWakeWord ? wakeWordLabel(satellite.activeWakeWord) : none('None')}
+        </TableCell>
+        <TableCell className="font-mono text-xs">{satellite.firmwareVersion ?? none('Unknown')}</TableCell>
+        <TableCell className="whitespace-nowrap">
+          {satellite.lastSeen ? (
+            <time dateTime={satellite.lastSeen} title={new Date(satellite.lastSeen).toLocaleString()}>
+              {formatAgo(satellite.lastSeen, checkedAt)}
+            </time>
+          ) : (
+            none('Never')
+          )}
+        </TableCell>
+        <TableCell>
+          <Button asChild variant="outline" size="sm">
+            <Link href={`/satellite-controls/${satellite.id}`} aria-label={`Controls of ${satellite.name}`}>
+              <SlidersHorizontal aria-hidden="true" /> Controls
+            </Link>
+          </Button>
+        </TableCell>
+        <TableCell>{isAdmin ? <RowAdminAction satellite={satellite} /> : null}</TableCell>
+      </TableRow>
+      {showSignal ? (
+        <TableRow id={chartId} className="hover:bg-transparent">
+          <TableCell colSpan={COLUMNS} className="bg-muted/20">
+            <div className="max-w-3xl">
+              <SignalChart id={satellite.id} name={satellite.name} />
+            </div>
+          </TableCell>
+        </TableRow>
       ) : null}
-    </TableRow>
+    </Fragment>
+  );
+}
+
+/**
+ * A Wyoming satellite is removed here; a Nexus-API one with its token on the legacy screen; a Home
+ * Assistant one leaves when it leaves Home Assistant, so it has nothing here.
+ */
+function RowAdminAction({ satellite }: { satellite: Satellite }) {
+  const remove = useDeleteSatellite();
+  if (satellite.source === 'nexus') {
+    return (
+      <Button asChild variant="ghost" size="sm">
+        <Link href="/satellite-management-legacy" aria-label={`Token and settings of ${satellite.name}`}>
+          Token
+        </Link>
+      </Button>
+    );
+  }
+  if (satellite.source !== 'wyoming') return null;
+  return (
+    <ConfirmButton
+      destructive
+      variant="ghost"
+      size="icon"
+      aria-label={`Remove ${satellite.name}`}
+      disabled={remove.isPending}
+      question={`Remove ${satellite.name}?`}
+      description="The hub disconnects from it and stops reconnecting. Voice flows that list it no longer hear from it."
+      confirmLabel="Remove"
+      onConfirm={() =>
+        remove.mutate(satellite.id, {
+          onSuccess: () => toast({ title: 'Satellite removed', description: satellite.name }),
+          onError: (error) =>
+            toast({
+              title: `Could not remove ${satellite.name}`,
+              description: errorMessage(error),
+              variant: 'destructive',
+            }),
+        })
+      }
+    >
+      <Trash2 aria-hidden="true" />
+    </ConfirmButton>
   );
 }
