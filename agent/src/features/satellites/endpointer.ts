@@ -34,6 +34,11 @@ const SPEECH_MIN_DBFS = -50;
 const FLOOR_MIN_DBFS = -90;
 /** The floor follows quieter frames at once and louder ones slowly (0.1 dB per frame). */
 const FLOOR_RISE_DB = 0.1;
+/**
+ * Where the floor starts: a quiet room through a satellite's microphone. Not the first frame's
+ * level, because people often speak straight after the wake word and that would count as the room.
+ */
+const FLOOR_START_DBFS = -60;
 
 export function createEndpointer(
   format: { rate: number; width: number; channels: number },
@@ -43,7 +48,7 @@ export function createEndpointer(
   const frameBytes = format.width * format.channels;
   const samplesPerFrame = Math.max(1, Math.round((format.rate * FRAME_MS) / 1000));
   const full = 2 ** (8 * format.width - 1);
-  let floor: number | null = null;
+  let floor = FLOOR_START_DBFS;
   let frames = 0;
   let speechFrames = 0;
   let silenceFrames = 0;
@@ -64,7 +69,7 @@ export function createEndpointer(
     sum = 0;
     inFrame = 0;
     frames++;
-    if (floor === null || db < floor) floor = db;
+    if (db < floor) floor = db;
     else floor += FLOOR_RISE_DB;
     const speech = db >= SPEECH_MIN_DBFS && db >= floor + SPEECH_ABOVE_FLOOR_DB;
     if (speech) {
