@@ -58,6 +58,7 @@ import { createSatellitesRepository } from './features/satellites/satellites.rep
 import { createSatellitesService } from './features/satellites/satellites.service.js';
 import { createHaSatelliteSource } from './features/satellites/ha-satellites.js';
 import { satellitesRoutes } from './features/satellites/satellites.routes.js';
+import { createWyomingSatelliteManager } from './features/satellites/wyoming-satellites.js';
 import { createSubscriptionRepository } from './features/subscription/subscription.repository.js';
 import { createSubscriptionService } from './features/subscription/subscription.service.js';
 import { subscriptionRoutes } from './features/subscription/subscription.routes.js';
@@ -139,6 +140,8 @@ export interface AppDeps {
   catalogDir?: string;
   /** Which Host headers name this hub (DNS rebinding); main.ts shares one with the hot reads. */
   hostCheck?: HostCheck;
+  /** Told what to stop when the agent shuts down (connections features keep open, e.g. to satellites). */
+  onShutdown?: (stop: () => void) => void;
   now?: () => number;
 }
 
@@ -193,7 +196,21 @@ function apiRoutes(
     homeAssistant: createHaSatelliteSource({ connection: homeAssistant.connection, log: deps.log }),
     now: deps.now,
     onChange: (list) => deps.live.publish('satellites', list),
+    wyoming: createWyomingSatelliteManager({
+      repository: createSatellitesRepository(deps.db, deps.now),
+      log: deps.log.child({ feature: 'satellites' }),
+      // Flows and speech are made below; a satellite's events reach them only once it has connected.
+      flows: {
+        voiceFlowForSatellite: (id) => flows.service.voiceFlowForSatellite(id),
+        startStreamedVoiceRun: (satellite, flowId, hooks) =>
+          flows.service.startStreamedVoiceRun(satellite, flowId, hooks),
+      },
+      synthesize: async (text) => (await speech.synthesize(text, {})).wav,
+      timing: { retryMs: deps.env.NEXUS_WYOMING_RETRY_MS },
+      now: deps.now,
+    }),
   });
+  deps.onShutdown?.(() => satellites.stop());
   const subscription = createSubscriptionService({
     repository: createSubscriptionRepository(deps.db),
     usage,

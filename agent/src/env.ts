@@ -53,6 +53,11 @@ const envSchema = z.object({
         .map((name) => name.trim())
         .filter(Boolean),
     ),
+  /**
+   * The first wait before reconnecting to a Wyoming satellite that went away, in ms; it doubles
+   * with each failure up to a minute. Tests shorten it.
+   */
+  NEXUS_WYOMING_RETRY_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Who may create an account once the hub has its owner, until an admin chooses on the User

@@ -62,6 +62,8 @@ const live = createLiveHub({ log });
 // One Host check (and its memo) for the API and the hot reads answered before it.
 const hostCheck = hostCheckFor(env, systemInfo.hostname());
 
+/** What the features ask to have stopped on shutdown. */
+const stops: Array<() => void> = [];
 const app = createApp({
   env,
   db: handle.db,
@@ -76,6 +78,7 @@ const app = createApp({
   homeAssistant: createHomeAssistantAdapter(),
   docker: createDockerAdapter(env.DOCKER_HOST),
   hostCheck,
+  onShutdown: (stop) => stops.push(stop),
 });
 
 /** Browsers send only subscribe/unsubscribe messages: a few hundred bytes. */
@@ -120,6 +123,7 @@ function shutdown(signal: string) {
   stopping = true;
   log.info({ signal }, 'shutting down: finishing in-flight requests');
   sampler.stop();
+  for (const stop of stops) stop();
   live.closeAll();
   const force = setTimeout(() => {
     log.warn('in-flight requests did not finish in time; exiting');

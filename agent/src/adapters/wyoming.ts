@@ -62,12 +62,31 @@ const MAX_HEADER_BYTES = 1024 * 1024;
 const MAX_DATA_BYTES = 16 * 1024 * 1024;
 export const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
 
+export interface WyomingParserLimits {
+  headerBytes: number;
+  dataBytes: number;
+  payloadBytes: number;
+  /** Who sent the stream, for the errors: "service" (default) or e.g. "satellite". */
+  peer: string;
+}
+
 /**
  * Turns the bytes of a stream into events, whatever the reads' boundaries: a header split across
  * reads, several events in one read, a payload arriving in many pieces. Pieces are kept as a list
  * and joined once per section, so a large payload costs one copy.
  */
 export class WyomingEventParser {
+  private readonly limits: WyomingParserLimits;
+  /** Tighter limits for peers that are not trusted (a satellite on the LAN); the defaults otherwise. */
+  constructor(limits: Partial<WyomingParserLimits> = {}) {
+    this.limits = {
+      headerBytes: MAX_HEADER_BYTES,
+      dataBytes: MAX_DATA_BYTES,
+      payloadBytes: MAX_PAYLOAD_BYTES,
+      peer: 'service',
+      ...limits,
+    };
+  }
   private pieces: Buffer[] = [];
   private buffered = 0;
   private header: {
@@ -104,17 +123,17 @@ export class WyomingEventParser {
       try {
         parsed = JSON.parse(line.toString('utf8'));
       } catch {
-        throw new WyomingError('The service sent a header line that is not JSON', 'protocol');
+        throw new WyomingError(`The ${this.limits.peer} sent a header line that is not JSON`, 'protocol');
       }
       const header = headerSchema.safeParse(parsed);
       if (!header.success)
-        throw new WyomingError('The service sent an event header without a type', 'protocol');
+        throw new WyomingError(`The ${this.limits.peer} sent an event header without a type`, 'protocol');
       const dataLength = header.data.data_length ?? 0;
       const payloadLength = header.data.payload_length ?? 0;
-      if (dataLength > MAX_DATA_BYTES)
-        throw new WyomingError('The service sent event data that is too large', 'protocol');
-      if (payloadLength > MAX_PAYLOAD_BYTES)
-        throw new WyomingError('The service sent a payload that is too large', 'protocol');
+      if (dataLength > this.limits.dataBytes)
+        throw new WyomingError(`The ${this.limits.peer} sent event data that is too large`, 'protocol');
+      if (payloadLength > this.limits.payloadBytes)
+        throw new WyomingError(`The ${this.limits.peer} sent a payload that is too large`, 'protocol');
       this.header = {
         type: header.data.type,
         data: { ...(header.data.data ?? {}) },
@@ -131,10 +150,16 @@ export class WyomingEventParser {
         try {
           extra = JSON.parse(bytes.toString('utf8'));
         } catch {
-          throw new WyomingError(`The service sent ${header.type} data that is not JSON`, 'protocol');
+          throw new WyomingError(
+            `The ${this.limits.peer} sent ${header.type} data that is not JSON`,
+            'protocol',
+          );
         }
         if (typeof extra !== 'object' || extra === null || Array.isArray(extra))
-          throw new WyomingError(`The service sent ${header.type} data that is not an object`, 'protocol');
+          throw new WyomingError(
+            `The ${this.limits.peer} sent ${header.type} data that is not an object`,
+            'protocol',
+          );
         this.data = { ...header.data, ...(extra as Record<string, unknown>) };
       } else {
         this.data = header.data;
@@ -162,8 +187,8 @@ export class WyomingEventParser {
       }
       offset += piece.length;
     }
-    if (this.buffered > MAX_HEADER_BYTES)
-      throw new WyomingError('The service sent a header line that is too long', 'protocol');
+    if (this.buffered > this.limits.headerBytes)
+      throw new WyomingError(`The ${this.limits.peer} sent a header line that is too long`, 'protocol');
     return null;
   }
 

@@ -197,7 +197,11 @@ const hostSchema = z
     /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[?[0-9A-Fa-f:.]+\]?)$/,
     'Give a host name or an IP address, without http:// or a port',
   )
-  .transform((h) => h.replace(/^\[|\]$/g, ''));
+  .transform((h) => h.replace(/^\[|\]$/g, ''))
+  // The pattern lets colons through for IPv6; "192.168.1.5:10700" is a host with its port, not an address.
+  .refine((h) => !h.includes(':') || z.ipv6().safeParse(h).success, {
+    message: 'Give a host name or an IP address, without http:// or a port',
+  });
 
 /** `POST /api/devices/satellite/wyoming`. */
 export const createWyomingSatelliteInputSchema = z.object({

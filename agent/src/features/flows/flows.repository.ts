@@ -153,7 +153,7 @@ export function createFlowsRepository(db: Db, now: () => number = Date.now) {
       changes: Partial<
         Pick<
           FlowRunRow,
-          'status' | 'stages' | 'error' | 'transcript' | 'finishedAt' | 'durationMs' | 'clipFile'
+          'status' | 'stages' | 'error' | 'transcript' | 'finishedAt' | 'durationMs' | 'clipFile' | 'input'
         >
       >,
     ): void {

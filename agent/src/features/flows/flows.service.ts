@@ -66,6 +66,27 @@ const CLIPS_DIR = 'flows/clips';
 /** What a run says when it broke off outside any stage; the details are in the agent's log. */
 export const RUN_BROKE_OFF = 'The run broke off on an internal error; the agent log has the details';
 
+/** What a caller that started a run hears while it goes (a satellite waiting to answer its user). */
+export interface RunHooks {
+  /** The STT stage has the transcript. */
+  onTranscript?: (text: string) => void;
+  /** A TTS stage has spoken: its WAV. */
+  onSpeech?: (wav: Buffer) => void;
+}
+
+/**
+ * A voice run recorded while its audio still streams in (a Wyoming satellite after its wake word):
+ * `supply` gives the finished clip and the stages run; `fail` ends it failed with the reason.
+ * `done` resolves with the finished run either way, never rejects.
+ */
+export interface StreamedVoiceRun {
+  runId: number;
+  flowId: number;
+  supply(wav: Buffer): void;
+  fail(reason: string): void;
+  done: Promise<FlowRun>;
+}
+
 export interface Actor {
   id: number;
   role: 'user' | 'admin' | 'superadmin';
@@ -378,6 +399,14 @@ export function createFlowsService(deps: {
     /** Which definition to run; the flow's current one by default. */
     definition?: { version: number; stages: StoredStage[]; secretsSealed: string | null };
     retryOf?: FlowRunRow;
+    /**
+     * The clip arrives later (a satellite still streaming): the run is recorded now and its stages
+     * start once this resolves; a rejection ends the run failed with the rejection's message.
+     */
+    audioLater?: Promise<Buffer>;
+    hooks?: RunHooks;
+    /** Told the new run's id as soon as it is recorded. */
+    onRecorded?: (runId: number) => void;
   }
 
   async function startRun(
@@ -428,14 +457,16 @@ export function createFlowsService(deps: {
       retryOf: opts.retryOf?.id ?? null,
       startedAt: new Date(startedAt),
     });
-    if (opts.audio) {
+    const keepClip = (audio: Buffer) => {
       // People's voices: the agent's alone, like the data directory (0700/0600 whatever the umask allows).
       fs.mkdirSync(clipsDir, { recursive: true, mode: 0o700 });
       const clipFile = `${row.id}.wav`;
-      fs.writeFileSync(clipPath(clipFile), opts.audio, { mode: 0o600 });
+      fs.writeFileSync(clipPath(clipFile), audio, { mode: 0o600 });
       repo.updateRun(row.id, { clipFile });
       row = { ...row, clipFile };
-    }
+    };
+    if (opts.audio) keepClip(opts.audio);
+    opts.onRecorded?.(row.id);
     context.run = {
       id: row.id,
       startedAt: new Date(startedAt).toISOString(),
@@ -444,16 +475,35 @@ export function createFlowsService(deps: {
     publishRun(row);
 
     const started = row;
+    const run = (audio: Buffer | null) =>
+      execute(flow, row, definition, stages, startIndex, context, audio, opts.hooks);
     // Never rejects: nobody awaits a run started without ?wait, and a rejection nobody handles
     // would end the agent. A run that breaks outside its stages is recorded as failed.
-    const execution: Promise<FlowRun> = execute(
-      flow,
-      row,
-      definition,
-      stages,
-      startIndex,
-      context,
-      opts.audio ?? null,
+    const execution: Promise<FlowRun> = (
+      opts.audioLater
+        ? opts.audioLater.then(
+            (audio) => {
+              keepClip(audio);
+              // Now the clip's size is known: the run's input and {{trigger.audio}} say it.
+              context.trigger = {
+                ...(context.trigger as object),
+                audio: { bytes: audio.length, format: 'wav' },
+              };
+              const storedInput = JSON.stringify(bounded(context.trigger));
+              repo.updateRun(row.id, { input: storedInput });
+              row = { ...row, input: storedInput };
+              return run(audio);
+            },
+            (reason: unknown) =>
+              abandonRun(
+                flow.id,
+                started,
+                stages,
+                reason,
+                reason instanceof Error ? reason.message : String(reason),
+              ),
+          )
+        : run(opts.audio ?? null)
     )
       .catch((error: unknown) => abandonRun(flow.id, started, stages, error))
       .finally(() => inFlight.delete(execution));
@@ -466,17 +516,26 @@ export function createFlowsService(deps: {
    * A run whose own bookkeeping failed (a record that cannot be written or serialized): marked
    * failed if the database still takes it, logged either way, and answered as failed.
    */
-  function abandonRun(flowId: number, started: FlowRunRow, stages: StageRun[], error: unknown): FlowRun {
-    deps.log.error({ flowId, runId: started.id, err: error }, 'flows: run broke off');
+  function abandonRun(
+    flowId: number,
+    started: FlowRunRow,
+    stages: StageRun[],
+    error: unknown,
+    /** Why the run ended before its stages, in words (e.g. its satellite went away); logged as a warning. */
+    reason?: string,
+  ): FlowRun {
+    if (reason) deps.log.warn({ flowId, runId: started.id, reason }, 'flows: run ended before its stages');
+    else deps.log.error({ flowId, runId: started.id, err: error }, 'flows: run broke off');
+    const brokeOff = reason ?? RUN_BROKE_OFF;
     const finished = now();
     const changes = {
       status: 'failed' as const,
-      error: RUN_BROKE_OFF,
+      error: brokeOff,
       stages: JSON.stringify(
         stages.map((stage): StageRun => {
           const settled: StageRun =
             stage.status === 'running'
-              ? { ...stage, status: 'failed', error: RUN_BROKE_OFF }
+              ? { ...stage, status: 'failed', error: brokeOff }
               : stage.status === 'pending'
                 ? { ...stage, status: 'skipped' }
                 : stage;
@@ -504,8 +563,17 @@ export function createFlowsService(deps: {
     startIndex: number,
     context: { trigger: unknown; stages: Record<string, unknown>; run: Record<string, unknown> },
     audio: Buffer | null,
+    hooks: RunHooks = {},
   ): Promise<FlowRun> {
     const state: RunState = { audio, speech: null, transcript: null };
+    // A hook is the caller's (e.g. a satellite connection): its failure is not the run's.
+    const tell = (fn: () => void) => {
+      try {
+        fn();
+      } catch (err) {
+        deps.log.warn({ flowId: flow.id, runId: initial.id, err }, 'flows: a run hook failed');
+      }
+    };
     const secrets = openSecrets(definition.secretsSealed);
     const named = Object.fromEntries(
       [...secrets].filter(([key]) => isFlowSecretKey(key)).map(([key, v]) => [flowSecretName(key), v]),
@@ -538,9 +606,15 @@ export function createFlowsService(deps: {
       const t0 = performance.now();
       stages[i] = { ...stages[i]!, status: 'running', startedAt: new Date(started).toISOString() };
       save({});
+      const heardBefore = state.transcript;
+      const saidBefore = state.speech;
       try {
         requireSecrets(stage, named);
         const outcome = await executeStage(stage, runContext, { ports: deps.ports, owner, secrets, state });
+        if (hooks.onTranscript && state.transcript !== null && state.transcript !== heardBefore)
+          tell(() => hooks.onTranscript!(state.transcript!));
+        if (hooks.onSpeech && state.speech && state.speech !== saidBefore)
+          tell(() => hooks.onSpeech!(state.speech!));
         stages[i] = {
           ...stages[i]!,
           status: 'succeeded',
@@ -851,6 +925,63 @@ export function createFlowsService(deps: {
       if (waitS > 0) throw tooManyRequests('Too many runs from this satellite', waitS);
       const input = { audio: { bytes: audio.length, format: 'wav' }, satellite };
       return startRun(flow, 'voice', input, { wait, audio });
+    },
+
+    /** The active voice flow whose trigger lists this satellite (the oldest if several do), or null. */
+    voiceFlowForSatellite(satelliteId: number): { id: number; name: string } | null {
+      for (const flow of repo.activeWithTrigger('voice')) {
+        const trigger = parseTrigger(flow.trigger);
+        if (trigger.type === 'voice' && trigger.satellites.includes(satelliteId))
+          return { id: flow.id, name: flow.name };
+      }
+      return null;
+    },
+
+    /**
+     * A satellite woke and streams what it hears: the run is recorded at once (trigger voice, its
+     * input naming the satellite), and runs its stages when the caller supplies the clip. Refused
+     * like runFromSatellite: 403 when the flow does not list the satellite, 409 inactive, 429.
+     */
+    startStreamedVoiceRun(
+      satellite: { id: number; name: string },
+      flowId: number,
+      hooks: RunHooks = {},
+    ): StreamedVoiceRun {
+      const flow = repo.get(flowId);
+      const trigger = flow ? parseTrigger(flow.trigger) : null;
+      if (!flow || trigger?.type !== 'voice' || !trigger.satellites.includes(satellite.id))
+        throw forbidden(`Satellite ${satellite.name} may not start flow ${flowId}`);
+      if (flow.status !== 'active') throw conflict('This flow is not active');
+      const waitS = apiKeyLimiter.take(`satellite:${satellite.id}`);
+      if (waitS > 0) throw tooManyRequests('Too many runs from this satellite', waitS);
+      let supply!: (wav: Buffer) => void;
+      let fail!: (reason: Error) => void;
+      const audioLater = new Promise<Buffer>((resolve, reject) => {
+        supply = resolve;
+        fail = reject;
+      });
+      let runId = 0;
+      const done = startRun(
+        flow,
+        'voice',
+        { satellite, audio: { format: 'wav', streaming: true } },
+        {
+          wait: true,
+          audioLater,
+          hooks,
+          onRecorded: (id) => (runId = id),
+        },
+      );
+      return {
+        runId,
+        flowId: flow.id,
+        supply: (wav) => {
+          if (!isWav(wav)) fail(new Error('The satellite audio could not be made into a WAV clip'));
+          else supply(wav);
+        },
+        fail: (reason) => fail(new Error(reason)),
+        done,
+      };
     },
 
     runs(actor: Actor, flowId: number): FlowRun[] {
