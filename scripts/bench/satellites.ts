@@ -76,8 +76,8 @@ try {
   }
   times.sort((a, b) => a - b);
   const round = (ms: number) => Math.round(ms * 100) / 100;
-  console.log(
-    JSON.stringify(
+  process.stdout.write(
+    `${JSON.stringify(
       {
         satellites: { homeAssistant: HA, wyoming: WYOMING, otherEntities: ENTITIES },
         listBytes: bytes,
@@ -92,7 +92,7 @@ try {
       },
       null,
       2,
-    ),
+    )}\n`,
   );
 } finally {
   await agent.stop();
