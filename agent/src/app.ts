@@ -191,13 +191,14 @@ function apiRoutes(
   });
   const usage = createUsageRepository(deps.db, deps.now);
   const metrics = createMetricsService({ ...deps.system, now: deps.now });
+  const satelliteRows = createSatellitesRepository(deps.db, deps.now);
   const satellites = createSatellitesService({
-    repository: createSatellitesRepository(deps.db, deps.now),
+    repository: satelliteRows,
     homeAssistant: createHaSatelliteSource({ connection: homeAssistant.connection, log: deps.log }),
     now: deps.now,
     onChange: (list) => deps.live.publish('satellites', list),
     wyoming: createWyomingSatelliteManager({
-      repository: createSatellitesRepository(deps.db, deps.now),
+      repository: satelliteRows,
       log: deps.log.child({ feature: 'satellites' }),
       // Flows and speech are made below; a satellite's events reach them only once it has connected.
       flows: {

@@ -8,18 +8,16 @@ import {
   type Satellite,
   type SatelliteWithToken,
 } from '@nexus/agent/contract';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Card, CardContent } from '@/components/ui/card';
 import { Dialog, DialogContent } from '@/components/ui/dialog';
-import { Skeleton } from '@/components/ui/skeleton';
 import { StatusPill } from '@/components/ui/status-pill';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useAuth } from '@/features/auth';
-import { errorMessage } from '@/lib/request';
 import { SATELLITES_API, satellitesQueryOptions } from '../api';
 import { AddSatelliteDialog } from './add-satellite-dialog';
 import { SatelliteActions } from './satellite-actions';
 import { STATUS_PILL, formatAgo, isWeakSignal } from './satellite-format';
+import { SatelliteListStates } from './satellite-list-states';
 import { TokenReveal } from './token-reveal';
 
 const HEARTBEAT_SECONDS = SATELLITE_HEARTBEAT_INTERVAL_MS / 1000;
@@ -60,40 +58,16 @@ export function SatelliteManagementLegacyPage() {
         {isAdmin ? <AddSatelliteDialog /> : null}
       </header>
 
-      {list.isPending ? (
-        <div role="status" className="space-y-2">
-          <span className="sr-only">Loading satellites</span>
-          <Skeleton className="h-10 w-full" />
-          <Skeleton className="h-12 w-full" />
-          <Skeleton className="h-12 w-full" />
-        </div>
-      ) : list.isError && !list.data ? (
-        <Alert variant="destructive">
-          <AlertTitle>Could not load the satellites</AlertTitle>
-          <AlertDescription>{errorMessage(list.error)}</AlertDescription>
-        </Alert>
-      ) : list.data.length === 0 ? (
-        <EmptyState isAdmin={isAdmin} />
-      ) : (
-        <>
-          {list.isError ? (
-            // The last good list stays on screen, but it is no longer current.
-            <Alert variant="warning">
-              <AlertTitle>
-                Could not refresh the list: this is how it stood at{' '}
-                {new Date(list.dataUpdatedAt).toLocaleTimeString()}
-              </AlertTitle>
-              <AlertDescription>{errorMessage(list.error)}</AlertDescription>
-            </Alert>
-          ) : null}
+      <SatelliteListStates list={list} empty={<EmptyState isAdmin={isAdmin} />}>
+        {(satellites, checkedAt) => (
           <SatelliteTable
-            satellites={list.data}
-            checkedAt={list.dataUpdatedAt}
+            satellites={satellites}
+            checkedAt={checkedAt}
             isAdmin={isAdmin}
             onTokenIssued={setRotated}
           />
-        </>
-      )}
+        )}
+      </SatelliteListStates>
 
       <Dialog
         open={rotated !== null}

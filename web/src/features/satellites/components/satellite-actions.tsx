@@ -16,6 +16,42 @@ import { errorMessage } from '@/lib/request';
 import { useDeleteSatellite, useRotateSatelliteToken, useUpdateSatellite } from '../api';
 import { SatelliteFields } from './satellite-fields';
 
+/** Removes a satellite the hub owns (a Wyoming or Nexus-API one) after asking; says what follows. */
+export function RemoveSatelliteButton({
+  satellite,
+  consequence,
+}: {
+  satellite: Satellite;
+  consequence: string;
+}) {
+  const remove = useDeleteSatellite();
+  return (
+    <ConfirmButton
+      destructive
+      variant="ghost"
+      size="icon"
+      aria-label={`Remove ${satellite.name}`}
+      disabled={remove.isPending}
+      question={`Remove ${satellite.name}?`}
+      description={consequence}
+      confirmLabel="Remove"
+      onConfirm={() =>
+        remove.mutate(satellite.id, {
+          onSuccess: () => toast({ title: 'Satellite removed', description: satellite.name }),
+          onError: (error) =>
+            toast({
+              title: `Could not remove ${satellite.name}`,
+              description: errorMessage(error),
+              variant: 'destructive',
+            }),
+        })
+      }
+    >
+      <Trash2 aria-hidden="true" />
+    </ConfirmButton>
+  );
+}
+
 /** An admin's controls for one row: rename, a new token, remove. */
 export function SatelliteActions({
   satellite,
@@ -26,7 +62,6 @@ export function SatelliteActions({
   onTokenIssued: (issued: SatelliteWithToken) => void;
 }) {
   const rotate = useRotateSatelliteToken();
-  const remove = useDeleteSatellite();
   return (
     <div className="flex items-center justify-end gap-1">
       <EditSatelliteDialog satellite={satellite} />
@@ -52,29 +87,10 @@ export function SatelliteActions({
       >
         <KeyRound aria-hidden="true" /> New token
       </ConfirmButton>
-      <ConfirmButton
-        destructive
-        variant="ghost"
-        size="icon"
-        aria-label={`Remove ${satellite.name}`}
-        disabled={remove.isPending}
-        question={`Remove ${satellite.name}?`}
-        description="Its token stops working and it leaves the list. To use the device again, add it anew and give it the new token."
-        confirmLabel="Remove"
-        onConfirm={() =>
-          remove.mutate(satellite.id, {
-            onSuccess: () => toast({ title: 'Satellite removed', description: satellite.name }),
-            onError: (error) =>
-              toast({
-                title: `Could not remove ${satellite.name}`,
-                description: errorMessage(error),
-                variant: 'destructive',
-              }),
-          })
-        }
-      >
-        <Trash2 aria-hidden="true" />
-      </ConfirmButton>
+      <RemoveSatelliteButton
+        satellite={satellite}
+        consequence="Its token stops working and it leaves the list. To use the device again, add it anew and give it the new token."
+      />
     </div>
   );
 }

@@ -1,22 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
-import { ChevronDown, ChevronRight, Radio, SlidersHorizontal, Trash2 } from 'lucide-react';
+import { ChevronDown, ChevronRight, Radio, SlidersHorizontal } from 'lucide-react';
 import { Fragment, useState } from 'react';
 import { Link } from 'wouter';
 import type { Satellite } from '@nexus/agent/contract';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
-import { ConfirmButton } from '@/components/ui/confirm';
-import { Skeleton } from '@/components/ui/skeleton';
 import { StatusPill } from '@/components/ui/status-pill';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
-import { errorMessage } from '@/lib/request';
-import { satellitesQueryOptions, useDeleteSatellite, useSatellitesLive } from '../api';
+import { satellitesQueryOptions, useSatellitesLive } from '../api';
 import { AddSatelliteDialog } from './add-satellite-dialog';
 import { AddWyomingSatelliteDialog } from './add-wyoming-dialog';
 import { STATUS_PILL, formatAgo, isWeakSignal, wakeWordLabel } from './satellite-format';
+import { RemoveSatelliteButton } from './satellite-actions';
+import { SatelliteListStates } from './satellite-list-states';
 import { SignalChart } from './signal-chart';
 import { SourceBadge } from './source-badge';
 import { SourceNotices } from './source-notices';
@@ -55,35 +52,11 @@ export function SatelliteManagementPage() {
 
       <SourceNotices isAdmin={isAdmin} />
 
-      {list.isPending ? (
-        <div role="status" className="space-y-2">
-          <span className="sr-only">Loading satellites</span>
-          <Skeleton className="h-10 w-full" />
-          <Skeleton className="h-12 w-full" />
-          <Skeleton className="h-12 w-full" />
-        </div>
-      ) : list.isError && !list.data ? (
-        <Alert variant="destructive">
-          <AlertTitle>Could not load the satellites</AlertTitle>
-          <AlertDescription>{errorMessage(list.error)}</AlertDescription>
-        </Alert>
-      ) : list.data.length === 0 ? (
-        <FleetEmptyState isAdmin={isAdmin} />
-      ) : (
-        <>
-          {list.isError ? (
-            // The last good list stays on screen, but it is no longer current.
-            <Alert variant="warning">
-              <AlertTitle>
-                Could not refresh the list: this is how it stood at{' '}
-                {new Date(list.dataUpdatedAt).toLocaleTimeString()}
-              </AlertTitle>
-              <AlertDescription>{errorMessage(list.error)}</AlertDescription>
-            </Alert>
-          ) : null}
-          <FleetTable satellites={list.data} checkedAt={list.dataUpdatedAt} isAdmin={isAdmin} />
-        </>
-      )}
+      <SatelliteListStates list={list} empty={<FleetEmptyState isAdmin={isAdmin} />}>
+        {(satellites, checkedAt) => (
+          <FleetTable satellites={satellites} checkedAt={checkedAt} isAdmin={isAdmin} />
+        )}
+      </SatelliteListStates>
     </div>
   );
 }
@@ -274,7 +247,6 @@ function FleetRow({
  * Assistant one leaves when it leaves Home Assistant, so it has nothing here.
  */
 function RowAdminAction({ satellite }: { satellite: Satellite }) {
-  const remove = useDeleteSatellite();
   if (satellite.source === 'nexus') {
     return (
       <Button asChild variant="ghost" size="sm">
@@ -286,28 +258,9 @@ function RowAdminAction({ satellite }: { satellite: Satellite }) {
   }
   if (satellite.source !== 'wyoming') return null;
   return (
-    <ConfirmButton
-      destructive
-      variant="ghost"
-      size="icon"
-      aria-label={`Remove ${satellite.name}`}
-      disabled={remove.isPending}
-      question={`Remove ${satellite.name}?`}
-      description="The hub disconnects from it and stops reconnecting. Voice flows that list it no longer hear from it."
-      confirmLabel="Remove"
-      onConfirm={() =>
-        remove.mutate(satellite.id, {
-          onSuccess: () => toast({ title: 'Satellite removed', description: satellite.name }),
-          onError: (error) =>
-            toast({
-              title: `Could not remove ${satellite.name}`,
-              description: errorMessage(error),
-              variant: 'destructive',
-            }),
-        })
-      }
-    >
-      <Trash2 aria-hidden="true" />
-    </ConfirmButton>
+    <RemoveSatelliteButton
+      satellite={satellite}
+      consequence="The hub disconnects from it and stops reconnecting. Voice flows that list it no longer hear from it."
+    />
   );
 }
