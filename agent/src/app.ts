@@ -54,6 +54,7 @@ import { createMetricsService } from './features/metrics/metrics.service.js';
 import { nexusStatusRoutes, systemRoutes } from './features/metrics/metrics.routes.js';
 import { createSettingsRepository } from './features/settings/settings.repository.js';
 import { createUsageRepository } from './features/usage/usage.repository.js';
+import { createAuditLog } from './features/audit/audit.service.js';
 import { createSatellitesRepository } from './features/satellites/satellites.repository.js';
 import { createSatellitesService } from './features/satellites/satellites.service.js';
 import { createHaSatelliteSource } from './features/satellites/ha-satellites.js';
@@ -157,6 +158,8 @@ function apiRoutes(
   deps: Required<Pick<AppDeps, 'sessions' | 'notifications' | 'system' | 'live'>> &
     AppDeps & { routeTable: () => readonly RouterRoute[] },
 ) {
+  // Security events from every feature (issue 18): sign-ins, 2FA, passkeys, roles, tokens, secrets.
+  const audit = createAuditLog({ db: deps.db, log: deps.log, now: deps.now });
   const registration = createRegistrationService({
     db: deps.db,
     settings: createSettingsRepository(deps.db, deps.now),
@@ -171,6 +174,7 @@ function apiRoutes(
     log: deps.log,
     limits: deps.authLimits,
     registration,
+    audit,
     now: deps.now,
   });
   const passwordResets = createPasswordResetService({

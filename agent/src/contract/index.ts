@@ -20,3 +20,4 @@ export * from './outbound.js';
 export * from './speech.js';
 export * from './wake-words.js';
 export * from './invites.js';
+export * from './audit.js';

@@ -11,6 +11,7 @@ import {
   type TwoFactorSetup,
 } from '../../contract/auth.js';
 import { LOCAL_ONLY_MESSAGE, REGISTRATION_CLOSED_MESSAGE } from '../../contract/invites.js';
+import type { AuditLog } from '../audit/audit.service.js';
 import type { Db } from '../../db/client.js';
 import { isLocalAddress } from '../../lib/address-class.js';
 import {
@@ -53,6 +54,8 @@ export interface AuthServiceDeps {
    * only the first account can be made.
    */
   registration?: Pick<RegistrationService, 'precheck' | 'admit'>;
+  /** The security event log; the command line runs without one. */
+  audit?: AuditLog;
   now?: () => number;
 }
 

@@ -17,6 +17,8 @@ export const users = sqliteTable(
     totpEnabled: integer('totp_enabled', { mode: 'boolean' }).notNull().default(false),
     /** The last accepted TOTP time step, so a code cannot be replayed within its window. */
     totpLastStep: integer('totp_last_step'),
+    /** Set when an admin disabled the account: it cannot sign in and its sessions were ended. */
+    disabledAt: integer('disabled_at', { mode: 'timestamp_ms' }),
     createdAt: integer('created_at', { mode: 'timestamp_ms' })
       .notNull()
       .default(sql`(unixepoch() * 1000)`),
@@ -42,8 +44,22 @@ export const sessions = sqliteTable(
     expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
     userAgent: text('user_agent'),
     ipAddress: text('ip_address'),
+    /** The session's name in lists and URLs (`DELETE /api/auth/sessions/:id`); the id hash never leaves the hub. */
+    publicId: text('public_id').notNull(),
+    /** The last time the password or a passkey was proven in this session (sensitive changes need it within 5 min). */
+    reauthAt: integer('reauth_at', { mode: 'timestamp_ms' }),
+    /** browser: signed in on /auth; phone: a device paired by QR code on /phone-admin. */
+    kind: text('kind', { enum: ['browser', 'phone'] })
+      .notNull()
+      .default('browser'),
+    /** A paired phone's name, given when it was paired. */
+    deviceName: text('device_name'),
   },
-  (t) => [index('sessions_user_id_idx').on(t.userId), index('sessions_expires_at_idx').on(t.expiresAt)],
+  (t) => [
+    index('sessions_user_id_idx').on(t.userId),
+    index('sessions_expires_at_idx').on(t.expiresAt),
+    uniqueIndex('sessions_public_id_unique').on(t.publicId),
+  ],
 );
 
 export type UserRow = typeof users.$inferSelect;

@@ -83,7 +83,13 @@ export function createSessionService(db: Db, now: () => number = Date.now) {
   return {
     create(
       userId: number,
-      opts: { persistent: boolean; userAgent?: string; ipAddress?: string },
+      opts: {
+        persistent: boolean;
+        userAgent?: string;
+        ipAddress?: string;
+        /** A phone paired on /phone-admin, with the name it was given. */
+        phone?: { name: string };
+      },
     ): CreatedSession {
       const token = randomBytes(32).toString('base64url');
       const t = now();
@@ -98,6 +104,11 @@ export function createSessionService(db: Db, now: () => number = Date.now) {
           expiresAt: new Date(expiresAt),
           userAgent: opts.userAgent?.slice(0, 512) ?? null,
           ipAddress: opts.ipAddress ?? null,
+          publicId: randomBytes(12).toString('hex'),
+          // Signing in proves the password (or passkey): sensitive changes are allowed for the next minutes.
+          reauthAt: opts.phone ? null : new Date(t),
+          kind: opts.phone ? 'phone' : 'browser',
+          deviceName: opts.phone?.name ?? null,
         })
         .run();
       return { token, persistent: opts.persistent, expiresAt: new Date(expiresAt) };
