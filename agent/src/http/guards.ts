@@ -1,6 +1,6 @@
 import { createMiddleware } from 'hono/factory';
 import type { Role } from '../contract/auth.js';
-import { forbidden, unauthorized } from '../lib/http-error.js';
+import { HttpError, forbidden, unauthorized } from '../lib/http-error.js';
 import type { SessionUser } from '../features/auth/session.service.js';
 import type { AppEnv } from './app-env.js';
 
@@ -35,6 +35,29 @@ export function requireRole(...roles: Role[]) {
 }
 
 export const requireAdmin = requireRole('admin', 'superadmin');
+
+/** Sensitive changes need the password or a passkey proven within this long in the same session. */
+export const REAUTH_WINDOW_MS = 5 * 60 * 1000;
+/** The message a 401 for a stale authentication carries; the console asks for the password on seeing its code. */
+export const REAUTH_REQUIRED_CODE = 'reauth_required';
+
+/**
+ * 401 `{code: 'reauth_required'}` unless the session proved the password or a passkey in the last
+ * five minutes (`POST /api/auth/reauth`). Put it after requireUser/requireRole.
+ */
+export function requireRecentAuth(now: () => number = Date.now) {
+  return createMiddleware<SignedInEnv>(async (c, next) => {
+    const user = c.get('user');
+    if (!user) throw unauthorized();
+    const at = user.session.reauthAt?.getTime() ?? 0;
+    if (now() - at > REAUTH_WINDOW_MS) {
+      throw new HttpError(401, 'Confirm it is you: enter your password or use a passkey, then try again', {
+        code: REAUTH_REQUIRED_CODE,
+      });
+    }
+    await next();
+  });
+}
 
 /**
  * The credential other than a session that a middleware checks (a device token, an API key, a

@@ -19,6 +19,8 @@ export interface SessionUser {
   role: UserRow['role'];
   totpEnabled: boolean;
   createdAt: Date;
+  /** The session this request came with: its public id, kind and when it last proved the password or a passkey. */
+  session: { publicId: string; kind: SessionRow['kind']; reauthAt: Date | null };
 }
 
 export interface CreatedSession {
@@ -146,6 +148,8 @@ export function createSessionService(db: Db, now: () => number = Date.now) {
           .run();
       }
       const { user } = row;
+      // A disabled account's sessions are deleted when it is disabled; this refuses any that a race left.
+      if (user.disabledAt) return null;
       return {
         id: user.id,
         name: user.name,
@@ -153,7 +157,16 @@ export function createSessionService(db: Db, now: () => number = Date.now) {
         role: user.role,
         totpEnabled: user.totpEnabled,
         createdAt: user.createdAt,
+        session: { publicId: row.session.publicId, kind: row.session.kind, reauthAt: row.session.reauthAt },
       };
+    },
+
+    /** Records that this session proved the password or a passkey just now (re-authentication). */
+    markReauthenticated(token: string): void {
+      db.update(sessions)
+        .set({ reauthAt: new Date(now()) })
+        .where(eq(sessions.idHash, hashToken(token)))
+        .run();
     },
 
     revoke(token: string): void {
