@@ -105,6 +105,12 @@ import { speechRoutes } from './features/speech/speech.routes.js';
 import { createWakeWordsRepository } from './features/wake-words/wake-words.repository.js';
 import { createWakeWordsService } from './features/wake-words/wake-words.service.js';
 import { crowdsourceRoutes, wakeWordsRoutes } from './features/wake-words/wake-words.routes.js';
+import { createPhonesService } from './features/auth/phones.service.js';
+import { phoneRoutes } from './features/auth/phones.routes.js';
+import { countPasskeys } from './features/auth/passkey-count.js';
+import { createOnboardingService } from './features/onboarding/onboarding.service.js';
+import { onboardingRoutes } from './features/onboarding/onboarding.routes.js';
+import { onboardingFacts } from './features/onboarding/onboarding-facts.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -352,6 +358,23 @@ function apiRoutes(
     publicUrl: deps.env.NEXUS_PUBLIC_URL ?? null,
   });
   const trustProxy = deps.env.NEXUS_TRUST_PROXY;
+  const phones = createPhonesService({
+    db: deps.db,
+    sessions: deps.sessions,
+    audit,
+    log: deps.log,
+    now: deps.now,
+  });
+  const onboarding = createOnboardingService(
+    onboardingFacts({
+      haHealth: deps.haHealth ?? homeAssistant.health,
+      llmProviders: deps.llmProviders ?? (() => llm.providers.statusProviders()),
+      satellites: () => satellites.list(),
+      wakeWords: (viewer) => wakeWords.list(viewer),
+      flows: (viewer) => flows.service.list(viewer).length,
+      passkeys: (userId) => countPasskeys(deps.db, userId),
+    }),
+  );
   const inviteOptions = {
     publicUrl: deps.env.NEXUS_PUBLIC_URL ?? null,
     trustProxy,
@@ -366,6 +389,7 @@ function apiRoutes(
     .route('/notifications', notificationRoutes(deps.notifications))
     .route('/docs', docsRoutes(APP_VERSION, deps.routeTable))
     .route('/auth/registration', registrationRoutes(registration, inviteOptions))
+    .route('/auth/phones', phoneRoutes(phones, { publicUrl: deps.env.NEXUS_PUBLIC_URL ?? null, trustProxy }))
     .route('/auth', authRoutes(auth, { trustProxy: deps.env.NEXUS_TRUST_PROXY }))
     .route('/invites', inviteRoutes(registration, inviteOptions))
     .route('/users', userRoutes(auth))
@@ -412,7 +436,8 @@ function apiRoutes(
         authenticateSatellite: (id, token) => satellites.authenticate(id, token),
       }),
     )
-    .route('/crowdsource', crowdsourceRoutes(wakeWords, { trustProxy, now: deps.now }));
+    .route('/crowdsource', crowdsourceRoutes(wakeWords, { trustProxy, now: deps.now }))
+    .route('/onboarding', onboardingRoutes(onboarding));
 }
 
 function defaultSystem(deps: AppDeps) {

@@ -26,7 +26,10 @@ export interface InviteRouteOptions {
  * address the admin has the console open at, which is one the household can reach. (Only admins
  * create invites, and the Host header is checked before any route runs.)
  */
-function consoleOrigin(c: Context, { publicUrl, trustProxy }: InviteRouteOptions): string {
+export function consoleOrigin(
+  c: Context,
+  { publicUrl, trustProxy }: Pick<InviteRouteOptions, 'publicUrl' | 'trustProxy'>,
+): string {
   if (publicUrl) return publicUrl;
   const url = new URL(c.req.url);
   if (isSecureRequest(c, trustProxy)) url.protocol = 'https:';
