@@ -1,13 +1,63 @@
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
+/** The public files the installed app needs before any screen loads. */
+const SHELL_PUBLIC_FILES = [
+  '/theme.js',
+  '/favicon.svg',
+  '/manifest.webmanifest',
+  '/icons/icon-192.png',
+  '/icons/icon-512.png',
+  '/icons/maskable-512.png',
+  '/icons/apple-touch-icon.png',
+];
+
+/**
+ * Writes this build's id and shell files into dist/sw.js (web/public/sw.js): the first page's
+ * scripts and styles are precached, and a new build gets a new cache name, which retires the old
+ * cache. Screens' lazy chunks are cached when first used (the worker's /assets/ rule).
+ */
+function serviceWorkerShell(): Plugin {
+  let entryFiles: string[] = [];
+  let allFiles: string[] = [];
+  let outDir = '';
+  return {
+    name: 'nexus-service-worker-shell',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    generateBundle(_options, bundle) {
+      allFiles = Object.keys(bundle).sort();
+      entryFiles = [];
+      for (const item of Object.values(bundle)) {
+        if (item.type !== 'chunk' || !item.isEntry) continue;
+        entryFiles.push(item.fileName, ...item.imports, ...(item.viteMetadata?.importedCss ?? []));
+      }
+    },
+    closeBundle() {
+      const file = path.join(outDir, 'sw.js');
+      if (!fs.existsSync(file)) return;
+      const shell = ['/index.html', ...SHELL_PUBLIC_FILES, ...new Set(entryFiles.map((f) => `/${f}`))];
+      const build = createHash('sha256').update(allFiles.join('\n')).digest('hex').slice(0, 12);
+      const source = fs
+        .readFileSync(file, 'utf8')
+        .replace("const BUILD = 'dev';", `const BUILD = '${build}';`)
+        .replace("const SHELL = ['/index.html'];", `const SHELL = ${JSON.stringify(shell)};`);
+      fs.writeFileSync(file, source);
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), serviceWorkerShell()],
   resolve: { alias: { '@': path.join(here, 'src') } },
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
   server: {

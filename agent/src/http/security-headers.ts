@@ -12,8 +12,9 @@ import { isSecureRequest } from './request-info.js';
  *   speech are played from blobs the console fetched.
  * - connect-src 'self': fetch and the /api/live WebSocket (CSP Level 3 lets 'self' cover ws:/wss:
  *   to the same host and port; checked in Chromium by tests/e2e/csp.spec.ts).
- * - worker-src 'self': the console starts no workers today. The microphone's AudioWorklet counts as
- *   a script (script-src) and is served as /capture-worklet.js, so neither needs blob:.
+ * - worker-src 'self': the service worker (/sw.js, the installable app's shell cache) is a file of
+ *   the hub's own. The microphone's AudioWorklet counts as a script (script-src) and is served as
+ *   /capture-worklet.js, so neither needs blob:. manifest-src falls back to default-src 'self'.
  * - zod's eval-compiled parsers are switched off in the browser (web/src/lib/zod-config.ts).
  */
 export const CONTENT_SECURITY_POLICY = [
