@@ -42,10 +42,7 @@ export const screens = {
   ),
 
   // Signed in
-  onboarding: todo(
-    'Onboarding',
-    'A first-run walkthrough that connects the hub to Home Assistant, a voice satellite and a language model.',
-  ),
+  onboarding: screen('Onboarding', async () => (await import('@/features/onboarding')).OnboardingPage),
   dashboard: screen('Dashboard', async () => (await import('@/features/dashboard')).DashboardPage),
   connections: todo('VPN Connections', "Set up the hub's VPN tunnels and watch their latency and failover."),
   networkInfo: screen('Network Info', async () => (await import('@/features/network-info')).NetworkInfoPage),
@@ -162,7 +159,8 @@ export const screens = {
     '2FA Test',
     "Check that your authenticator app's codes are accepted before you rely on them.",
   ),
-  phoneAdmin: todo('Phone Admin', 'Manage the phones that are allowed to reach the hub.'),
+  phoneAdmin: screen('Phone Admin', async () => (await import('@/features/phones')).PhoneAdminPage),
+  pair: screen('Pair a Phone', async () => (await import('@/features/phones')).PairPage),
   userManagement: screen(
     'User Management',
     async () => (await import('@/features/users')).UserManagementPage,
@@ -190,6 +188,7 @@ export const signedOutRoutes: readonly RouteDef[] = [
   { paths: ['/privacy'], screen: screens.privacy },
   { paths: ['/terms'], screen: screens.terms },
   { paths: ['/crowdsource/:wakeWord?'], screen: screens.crowdsource },
+  { paths: ['/pair'], screen: screens.pair, bare: true },
 ];
 
 /** Spec §2, signed-in routes. /auth sends on to /dashboard; any other path is not found. */
@@ -285,6 +284,8 @@ export const signedInRoutes: readonly RouteDef[] = [
   // The auth screen itself sends a signed-in visitor on to /dashboard (after the 500 ms pause
   // that follows a registration, spec §4).
   { paths: ['/auth'], screen: screens.auth, bare: true },
+  // A phone already signed in that scans a new link becomes the paired phone.
+  { paths: ['/pair'], screen: screens.pair, bare: true },
 ];
 
 /** The screen a literal path opens, if the table has one. */
