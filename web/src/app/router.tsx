@@ -131,6 +131,14 @@ function SignedOutRoutes() {
       </Framed>
     );
   }
+  // Full-page visitors' screens other than /auth (the phone pairing page).
+  if (matched?.bare && matched.screen !== screens.auth) {
+    return (
+      <Bare>
+        <ScreenView screen={matched.screen} signedIn={false} />
+      </Bare>
+    );
+  }
   // Spec §2: /auth, and any path that is not a visitor's page, shows the auth screen.
   return (
     <Bare>

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/request';
 import { pairThisPhone } from '../api';
@@ -42,10 +42,10 @@ export function PairPage() {
     <div className="flex min-h-svh items-center justify-center bg-background p-4">
       <Card className="w-full max-w-md">
         <CardHeader>
-          <CardTitle className="flex items-center gap-2">
+          <h1 className="flex items-center gap-2 text-lg leading-none font-semibold">
             <Smartphone aria-hidden="true" className="size-5" />
             Pair this phone
-          </CardTitle>
+          </h1>
         </CardHeader>
         <CardContent className="space-y-4">
           {state.phase === 'pairing' ? (
