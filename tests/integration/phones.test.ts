@@ -148,6 +148,17 @@ describe('pairing a phone', () => {
     expect(phone.cookie('nexus_session')).toBeUndefined();
   });
 
+  it('switches a browser that was signed in as someone else, ending its old session', async () => {
+    const pairing = await makePairing(alice, 'Shared tablet');
+    const tablet = new Client(agent.url);
+    await signUp(tablet, { name: 'Dave' });
+    const old = tablet.cookie('nexus_session')!;
+    expect((await tablet.post('/api/auth/phones/pair', { token: tokenOf(pairing.url) })).status).toBe(200);
+    expect((await tablet.get('/api/auth/user')).json.id).toBe(aliceAccount.id);
+    const stale = new Client(agent.url, { cookie: `nexus_session=${old}` });
+    expect((await stale.get('/api/auth/user')).status).toBe(401);
+  });
+
   it('never writes the token to the log', async () => {
     const pairing = await makePairing(alice, 'Log check');
     const token = tokenOf(pairing.url);

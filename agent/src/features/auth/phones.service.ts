@@ -116,6 +116,8 @@ export function createPhonesService(deps: PhonesDeps) {
         .where(and(eq(phonePairings.id, row.pairing.id), isNull(phonePairings.usedAt)))
         .run();
       if (spent.changes !== 1) throw notFound(EXPIRED_MESSAGE);
+      // A browser already signed in (to any account) is switched over, as sign-in does: its old session ends.
+      if (client.presentedToken) deps.sessions.revoke(client.presentedToken);
       const session = deps.sessions.create(row.user.id, {
         persistent: true,
         userAgent: client.userAgent,
