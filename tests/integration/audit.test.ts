@@ -5,6 +5,7 @@ import { auditListSchema, auditSummarySchema, type AuditEvent } from '../../agen
 import { startAgent, type RunningAgent } from '../support/agent.js';
 import { TEST_PASSWORD, createInvite, signUp, uniqueEmail } from '../support/auth.js';
 import { Client } from '../support/http.js';
+import { totpAt } from '../support/totp.js';
 import { startHomeAssistantSim, type HomeAssistantSim } from '../fixtures/home-assistant-sim.js';
 
 /**
@@ -208,6 +209,24 @@ describe('account events', () => {
       targetUser: { id, email },
       ipAddress: OWNER_IP,
     });
+  });
+
+  it('records two-factor authentication turned on and off, never the secret or a code', async () => {
+    const c = browser('127.0.0.41');
+    const { id } = await signUp(c);
+    const setup = await c.post('/api/auth/2fa/setup');
+    expect(setup.status).toBe(200);
+    const secret: string = setup.json.secret;
+    secrets.push(secret);
+    const on = totpAt(secret);
+    expect((await c.post('/api/auth/2fa/enable', { code: on })).status).toBe(200);
+    expect((await c.post('/api/auth/2fa/disable', { code: totpAt(secret) })).status).toBe(200);
+    const rows = await events(`type=two_factor_enabled,two_factor_disabled&user=${id}`);
+    expect(rows.map((r) => [r.type, r.actor.id, r.ipAddress])).toEqual([
+      ['two_factor_disabled', id, '127.0.0.41'],
+      ['two_factor_enabled', id, '127.0.0.41'],
+    ]);
+    expect(JSON.stringify(rows)).not.toContain(on);
   });
 
   it('records invites made and revoked, never their code', async () => {
