@@ -7,6 +7,7 @@ import { TEST_PASSWORD, createInvite, signUp, uniqueEmail } from '../support/aut
 import { Client } from '../support/http.js';
 import { totpAt } from '../support/totp.js';
 import { startHomeAssistantSim, type HomeAssistantSim } from '../fixtures/home-assistant-sim.js';
+import { startSmtpSink, type SmtpSink } from '../fixtures/smtp-sink.js';
 
 /**
  * The security event log (issue 18): the existing security events leave a row with who, from where
@@ -15,6 +16,9 @@ import { startHomeAssistantSim, type HomeAssistantSim } from '../fixtures/home-a
  */
 let agent: RunningAgent;
 let sim: HomeAssistantSim;
+let sink: SmtpSink;
+/** Password-reset mail goes to the sink; the same settings when the agent restarts. */
+let agentEnv: Record<string, string>;
 let owner: Client;
 let ownerId: number;
 let ownerEmail: string;
@@ -68,7 +72,14 @@ function parseCsv(text: string): string[][] {
 beforeAll(async () => {
   sim = await startHomeAssistantSim();
   secrets.push(sim.token);
-  agent = await startAgent({ env: { NEXUS_TRUST_PROXY: 'true' } });
+  sink = await startSmtpSink();
+  agentEnv = {
+    NEXUS_TRUST_PROXY: 'true',
+    SMTP_URL: sink.url,
+    SMTP_FROM: 'Nexus <nexus@example.test>',
+    NEXUS_PUBLIC_URL: 'https://nexus.example.test',
+  };
+  agent = await startAgent({ env: agentEnv });
   owner = browser(OWNER_IP, OWNER_UA);
   ownerEmail = uniqueEmail('owner');
   ownerId = (await signUp(owner, { name: 'Owner', email: ownerEmail })).id;
@@ -76,6 +87,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await agent?.stop();
   await sim?.stop();
+  await sink?.close();
 });
 
 describe('who may read the log', () => {
@@ -229,6 +241,28 @@ describe('account events', () => {
     expect(JSON.stringify(rows)).not.toContain(on);
   });
 
+  it('records a password reset by e-mail link, never the link’s token or the new password', async () => {
+    const { id, email } = await signUp(browser('127.0.0.42'));
+    const before = sink.messages.length;
+    await browser('127.0.0.43').post('/api/auth/password-reset/request', { email });
+    const mail = await sink.waitFor((m) => sink.messages.indexOf(m) >= before && m.to.includes(email));
+    const token = /reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
+    expect(token).toBeDefined();
+    const newPassword = 'reset-password-789-secret';
+    secrets.push(token!, newPassword);
+    const done = await browser('127.0.0.44', 'AuditTest/reset').post('/api/auth/password-reset/confirm', {
+      token,
+      password: newPassword,
+    });
+    expect(done.status, done.text).toBe(200);
+    expect((await events(`type=password_reset&user=${id}`))[0]).toMatchObject({
+      actor: { id, email },
+      ipAddress: '127.0.0.44',
+      userAgent: 'AuditTest/reset',
+      details: { via: 'email_link' },
+    });
+  });
+
   it('records invites made and revoked, never their code', async () => {
     const invite = await createInvite(agent.url, { by: owner });
     secrets.push(invite.code);
@@ -277,9 +311,20 @@ describe('tokens and secrets', () => {
       apiKey: llmKey,
     });
     expect(provider.status, provider.text).toBe(201);
+    const speechKey = 'sk-speech-secret-fedcba9876543210';
+    secrets.push(speechKey);
+    const speech = await owner.put('/api/speech/settings', {
+      stt: { engine: 'openai', openaiBaseUrl: 'http://127.0.0.1:9/v1', apiKey: speechKey },
+      tts: { engine: null },
+    });
+    expect(speech.status, speech.text).toBe(200);
     const secretRows = await events('type=settings_secret_changed');
     expect(secretRows.map((r) => r.target)).toEqual(
-      expect.arrayContaining(['home_assistant.token', 'llm.providers.auditcloud.api_key']),
+      expect.arrayContaining([
+        'home_assistant.token',
+        'llm.providers.auditcloud.api_key',
+        'speech.stt.api_key',
+      ]),
     );
     for (const r of secretRows) expect(r).toMatchObject({ actor: { id: ownerId }, ipAddress: OWNER_IP });
   });
@@ -395,7 +440,7 @@ describe('retention', () => {
     insert.run(Date.now() - 364 * 24 * 3600 * 1000, 'still kept');
     db.close();
 
-    agent = await startAgent({ dataDir: agent.dataDir, env: { NEXUS_TRUST_PROXY: 'true' } });
+    agent = await startAgent({ dataDir: agent.dataDir, env: agentEnv });
     owner = browser(OWNER_IP, OWNER_UA);
     const loginRes = await owner.post('/api/auth/login', { email: ownerEmail, password: TEST_PASSWORD });
     expect(loginRes.status).toBe(200);
