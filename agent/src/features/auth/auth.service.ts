@@ -125,6 +125,20 @@ export function createAuthService(deps: AuthServiceDeps) {
       details: { email, reason },
     });
 
+  /**
+   * A refused attempt costs the attacker nothing (no hashing), so a flood would write a row each:
+   * one row per account and address a minute says the same.
+   */
+  const throttleNoted = new Map<string, number>();
+  const firstThrottledIn = (key: string): boolean => {
+    const at = now();
+    const last = throttleNoted.get(key);
+    if (last !== undefined && at - last < 60_000) return false;
+    if (throttleNoted.size >= 10_000) throttleNoted.clear();
+    throttleNoted.set(key, at);
+    return true;
+  };
+
   const throttled = (waitMs: number, what: string) =>
     tooManyRequests(`Too many ${what}. Try again in ${describeWait(waitMs)}.`, waitMs / 1000);
 
@@ -218,7 +232,9 @@ export function createAuthService(deps: AuthServiceDeps) {
         throttles.loginPerAddress.blockedFor(client.address),
       );
       if (wait > 0) {
-        signInRefused('sign_in_throttled', accountKey, client, 'too_many_failures');
+        if (firstThrottledIn(`${accountKey}|${client.address}`)) {
+          signInRefused('sign_in_throttled', accountKey, client, 'too_many_failures');
+        }
         throw throttled(wait, 'failed sign-in attempts');
       }
       throttles.loginPerAccount.record(accountKey);
