@@ -55,6 +55,10 @@ import { nexusStatusRoutes, systemRoutes } from './features/metrics/metrics.rout
 import { createSettingsRepository } from './features/settings/settings.repository.js';
 import { createUsageRepository } from './features/usage/usage.repository.js';
 import { createAuditLog } from './features/audit/audit.service.js';
+import { createAuditRepository } from './features/audit/audit.repository.js';
+import { auditRoutes } from './features/audit/audit.routes.js';
+import { startAuditRetention } from './features/audit/audit-retention.js';
+import { auditRequestScope } from './features/audit/audit-scope.js';
 import { createSatellitesRepository } from './features/satellites/satellites.repository.js';
 import { createSatellitesService } from './features/satellites/satellites.service.js';
 import { createHaSatelliteSource } from './features/satellites/ha-satellites.js';
@@ -166,11 +170,14 @@ function apiRoutes(
 ) {
   // Security events from every feature (issue 18): sign-ins, 2FA, passkeys, roles, tokens, secrets.
   const audit = createAuditLog({ db: deps.db, log: deps.log, now: deps.now });
+  const auditRows = createAuditRepository(deps.db, deps.now);
+  deps.onShutdown?.(startAuditRetention(auditRows, deps.log));
   const registration = createRegistrationService({
     db: deps.db,
     settings: createSettingsRepository(deps.db, deps.now),
     defaultMode: deps.env.NEXUS_REGISTRATION,
     log: deps.log,
+    audit,
     now: deps.now,
   });
   const auth = createAuthService({
@@ -190,6 +197,7 @@ function apiRoutes(
     mailer: deps.mailer ?? null,
     publicUrl: deps.env.NEXUS_PUBLIC_URL ?? null,
     notify: deps.notifications.notify,
+    audit,
     now: deps.now,
   });
   const settings = createSettingsRepository(deps.db, deps.now);
@@ -204,6 +212,7 @@ function apiRoutes(
   const satelliteRows = createSatellitesRepository(deps.db, deps.now);
   const satellites = createSatellitesService({
     repository: satelliteRows,
+    audit,
     homeAssistant: createHaSatelliteSource({ connection: homeAssistant.connection, log: deps.log }),
     now: deps.now,
     onChange: (list) => deps.live.publish('satellites', list),
@@ -244,6 +253,7 @@ function apiRoutes(
     ollamaUrl: deps.env.OLLAMA_URL,
     plan: subscription,
     usage,
+    audit,
     now: deps.now,
   });
   const llmStatus = createLlmStatusService({
@@ -333,6 +343,7 @@ function apiRoutes(
     live: deps.live,
     log: deps.log,
     dataDir: deps.env.dataDir,
+    audit,
     now: deps.now,
     authenticateSatellite: (id, token) => satellites.authenticate(id, token),
     ports: {
@@ -393,6 +404,7 @@ function apiRoutes(
     .route('/auth', authRoutes(auth, { trustProxy: deps.env.NEXUS_TRUST_PROXY }))
     .route('/invites', inviteRoutes(registration, inviteOptions))
     .route('/users', userRoutes(auth))
+    .route('/audit', auditRoutes(auditRows, deps.now))
     .route('/live', liveRoutes({ live: deps.live, stillSignedIn: (t) => deps.sessions.validate(t) !== null }))
     .route('/nexus', nexusStatusRoutes(metrics))
     .route('/system', systemRoutes(metrics))
@@ -404,7 +416,7 @@ function apiRoutes(
     .route('/vpn', vpnRoutes(vpn))
     .route('/ha-patterns', haPatternsRoutes(deps.haHealth ?? homeAssistant.health))
     .route('/ha', homeAssistantRoutes(homeAssistant))
-    .route('/settings/home-assistant', homeAssistantSettingsRoutes(homeAssistant))
+    .route('/settings/home-assistant', homeAssistantSettingsRoutes(homeAssistant, audit))
     .route('/settings/outbound', outboundSettingsRoutes(outboundSettings))
     .route('/subscription', subscriptionRoutes(subscription))
     .route('/docker', docker.routes)
@@ -425,11 +437,14 @@ function apiRoutes(
     .route('/diagnostics/jetson', jetsonRoutes(jetson))
     .route(
       '/nexus',
-      nexusManagementRoutes(nexusManagement, { updateIdentity: (input) => setup.updateIdentity(input) }),
+      nexusManagementRoutes(nexusManagement, {
+        updateIdentity: (input) => setup.updateIdentity(input),
+        audit,
+      }),
     )
     .route('/flows', flows.routes)
     .route('/hooks', flows.hooks)
-    .route('/speech', speechRoutes(speech))
+    .route('/speech', speechRoutes(speech, audit))
     .route(
       '/wake-words',
       wakeWordsRoutes(wakeWords, {
@@ -543,6 +558,8 @@ export function createApp(deps: AppDeps) {
     }
     await next();
   });
+  // Security events recorded while a request is served know who asked and from where.
+  app.use('/api/*', auditRequestScope(deps.env.NEXUS_TRUST_PROXY));
 
   app.route(
     '/api',

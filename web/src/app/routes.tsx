@@ -51,10 +51,7 @@ export const screens = {
     'Connect outside services to the hub: Home Assistant, Ollama and cloud language-model providers.',
   ),
   settings: screen('Account Settings', async () => (await import('@/features/account')).AccountSettingsPage),
-  authDashboard: todo(
-    'Sign-in Activity',
-    'Your sessions and recent sign-ins, with a way to sign other devices out.',
-  ),
+  authDashboard: screen('Sign-in Activity', async () => (await import('@/features/audit')).AuthDashboardPage),
   billing: todo('Billing', 'Your plan, trial and usage this month, and changes to your subscription.'),
   purchaseHistory: todo('Purchase History', 'Past plan changes and their receipts.'),
   flowforge: screen('FlowForge Gallery', async () => (await import('@/features/flows')).GalleryPage),

@@ -1,6 +1,7 @@
 import type { AuditEventType } from '../../contract/audit.js';
 import type { Db } from '../../db/client.js';
 import type { Logger } from '../../lib/logger.js';
+import { currentRequestOrigin } from './audit-scope.js';
 import { auditEvents } from './audit.table.js';
 
 /** Who did it or whom it concerns: an account's id and its e-mail at the time. */
@@ -12,7 +13,10 @@ export interface AuditPerson {
 export interface AuditInput {
   type: AuditEventType;
   outcome?: 'success' | 'failure';
-  /** Who acted; null for a stranger (e.g. a failed sign-in for an unknown e-mail). */
+  /**
+   * Who acted; null for a stranger (e.g. a failed sign-in for an unknown e-mail). Omitted (like
+   * ipAddress and userAgent): taken from the request being served (audit-scope.ts).
+   */
   actor?: AuditPerson | null;
   /** The account the event concerns when it is not the actor's own (role changes, disabling…). */
   targetUser?: AuditPerson | null;
@@ -35,19 +39,22 @@ export function createAuditLog(deps: { db: Db; log: Logger; now?: () => number }
   return {
     record(event: AuditInput): void {
       try {
+        const origin = currentRequestOrigin();
+        const actor = event.actor !== undefined ? event.actor : (origin?.actor ?? null);
         deps.db
           .insert(auditEvents)
           .values({
             at: new Date(now()),
             type: event.type,
             outcome: event.outcome ?? 'success',
-            actorUserId: event.actor?.id ?? null,
-            actorEmail: event.actor?.email ?? null,
+            actorUserId: actor?.id ?? null,
+            actorEmail: actor?.email ?? null,
             targetUserId: event.targetUser?.id ?? null,
             targetEmail: event.targetUser?.email ?? null,
             target: event.target?.slice(0, 200) ?? null,
-            ipAddress: event.ipAddress ?? null,
-            userAgent: event.userAgent?.slice(0, 512) ?? null,
+            ipAddress: event.ipAddress !== undefined ? event.ipAddress : (origin?.ipAddress ?? null),
+            userAgent:
+              (event.userAgent !== undefined ? event.userAgent : origin?.userAgent)?.slice(0, 512) ?? null,
             details: event.details ? JSON.stringify(event.details) : null,
           })
           .run();
@@ -59,3 +66,8 @@ export function createAuditLog(deps: { db: Db; log: Logger; now?: () => number }
 }
 
 export type AuditLog = ReturnType<typeof createAuditLog>;
+
+/** What other features need of the log: app.ts hands them this, so they import no more than a type. */
+export interface AuditRecorder {
+  record(event: AuditInput): void;
+}

@@ -69,7 +69,7 @@ export function authRoutes(auth: AuthService, { trustProxy }: AuthRouteOptions) 
       })
       // Signing out while signed out is not an error: the browser ends up signed out either way.
       .post('/logout', (c) => {
-        auth.logout(getCookie(c, SESSION_COOKIE));
+        auth.logout(getCookie(c, SESSION_COOKIE), c.get('user'));
         clearSessionCookie(c, trustProxy);
         return c.json({ ok: true }, 200);
       })

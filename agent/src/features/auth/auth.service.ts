@@ -106,6 +106,39 @@ export function createAuthService(deps: AuthServiceDeps) {
     return user;
   };
 
+  const person = (user: Pick<UserRow, 'id' | 'email'>) => ({ id: user.id, email: user.email });
+  /** A failed or refused sign-in: nobody proven acted; the e-mail tried (never the password) says for whom. */
+  const signInRefused = (
+    type: 'sign_in_failed' | 'sign_in_throttled',
+    email: string,
+    client: ClientInfo,
+    reason: string,
+    user?: UserRow,
+  ) =>
+    deps.audit?.record({
+      type,
+      outcome: 'failure',
+      actor: null,
+      targetUser: user ? person(user) : null,
+      ipAddress: client.address,
+      userAgent: client.userAgent ?? null,
+      details: { email, reason },
+    });
+
+  /**
+   * A refused attempt costs the attacker nothing (no hashing), so a flood would write a row each:
+   * one row per account and address a minute says the same.
+   */
+  const throttleNoted = new Map<string, number>();
+  const firstThrottledIn = (key: string): boolean => {
+    const at = now();
+    const last = throttleNoted.get(key);
+    if (last !== undefined && at - last < 60_000) return false;
+    if (throttleNoted.size >= 10_000) throttleNoted.clear();
+    throttleNoted.set(key, at);
+    return true;
+  };
+
   const throttled = (waitMs: number, what: string) =>
     tooManyRequests(`Too many ${what}. Try again in ${describeWait(waitMs)}.`, waitMs / 1000);
 
@@ -174,6 +207,16 @@ export function createAuthService(deps: AuthServiceDeps) {
         { onlyIfFirst: opts.onlyIfFirst, claimFirst, admit },
       );
       log.info({ userId: user.id, role: user.role }, 'account created');
+      deps.audit?.record({
+        type: 'account_created',
+        actor: person(user),
+        ipAddress: client.address,
+        userAgent: client.userAgent ?? null,
+        details: {
+          role: user.role,
+          via: opts.onlyIfFirst ? 'setup' : input.inviteCode ? 'invite' : 'sign_up',
+        },
+      });
       return { user, session: signIn(user, client, false) };
     },
 
@@ -188,7 +231,12 @@ export function createAuthService(deps: AuthServiceDeps) {
         throttles.loginPerAccount.blockedFor(accountKey),
         throttles.loginPerAddress.blockedFor(client.address),
       );
-      if (wait > 0) throw throttled(wait, 'failed sign-in attempts');
+      if (wait > 0) {
+        if (firstThrottledIn(`${accountKey}|${client.address}`)) {
+          signInRefused('sign_in_throttled', accountKey, client, 'too_many_failures');
+        }
+        throw throttled(wait, 'failed sign-in attempts');
+      }
       throttles.loginPerAccount.record(accountKey);
       throttles.loginPerAddress.record(client.address);
 
@@ -200,6 +248,13 @@ export function createAuthService(deps: AuthServiceDeps) {
         log.warn(
           { email: accountKey, address: client.address, reason: user ? 'wrong-password' : 'no-such-account' },
           'sign-in failed',
+        );
+        signInRefused(
+          'sign_in_failed',
+          accountKey,
+          client,
+          user ? 'wrong_password' : 'no_such_account',
+          user,
         );
         throw unauthorized(INVALID_CREDENTIALS_MESSAGE);
       }
@@ -214,6 +269,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         const outcome = await consumeTotp(user, input.totpCode);
         if (outcome !== 'ok') {
           log.warn({ userId: user.id, address: client.address, reason: `2fa-${outcome}` }, 'sign-in failed');
+          signInRefused('sign_in_failed', accountKey, client, `2fa_${outcome}`, user);
           throw unauthorized(outcome === 'replayed' ? REPLAYED_TOTP_MESSAGE : INVALID_TOTP_MESSAGE);
         }
       }
@@ -224,12 +280,21 @@ export function createAuthService(deps: AuthServiceDeps) {
         repo.setPasswordHash(user.id, await hashPassword(input.password));
       }
       log.info({ userId: user.id, address: client.address }, 'signed in');
+      deps.audit?.record({
+        type: 'sign_in',
+        actor: person(user),
+        ipAddress: client.address,
+        userAgent: client.userAgent ?? null,
+        details: { method: user.totpEnabled ? 'password_and_2fa' : 'password' },
+      });
       const fresh = repo.findById(user.id) ?? user;
       return { user: fresh, session: signIn(fresh, client, input.rememberMe ?? false) };
     },
 
-    logout(presentedToken: string | undefined) {
+    /** `user`: whom the presented session belonged to, when it was valid (for the audit log). */
+    logout(presentedToken: string | undefined, user?: SessionUser | null) {
       if (presentedToken) sessions.revoke(presentedToken);
+      if (user) deps.audit?.record({ type: 'sign_out', actor: person(user) });
     },
 
     /** Needs the current password; every other session of the account ends. */
@@ -246,6 +311,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       repo.setPasswordHash(user.id, await hashPassword(input.newPassword));
       sessions.revokeOthers(user.id, currentToken);
       log.info({ userId: user.id }, 'password changed; other sessions signed out');
+      deps.audit?.record({ type: 'password_changed', actor: person(user) });
     },
 
     /** Starts enrolment: a new secret, kept sealed and unused until a code from it is confirmed. */
@@ -274,6 +340,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         return 'ok';
       });
       log.info({ userId: user.id }, 'two-factor authentication turned on');
+      deps.audit?.record({ type: 'two_factor_enabled', actor: person(user) });
       return requireUserRow(user.id);
     },
 
@@ -289,6 +356,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       });
       repo.disableTotp(user.id);
       log.info({ userId: user.id }, 'two-factor authentication turned off');
+      deps.audit?.record({ type: 'two_factor_disabled', actor: person(user) });
       return requireUserRow(user.id);
     },
 
@@ -312,6 +380,12 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
       const updated = repo.setRole(id, role);
       log.info({ actorId: actor.id, userId: id, from: target.role, to: role }, 'role changed');
+      deps.audit?.record({
+        type: 'role_changed',
+        actor: person(actor),
+        targetUser: person(target),
+        details: { from: target.role, to: role },
+      });
       return updated;
     },
 
@@ -323,6 +397,12 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
       repo.delete(id);
       log.info({ actorId: actor.id, userId: id }, 'account deleted');
+      deps.audit?.record({
+        type: 'account_deleted',
+        actor: person(actor),
+        targetUser: person(target),
+        details: { role: target.role },
+      });
     },
 
     // For the owner's command line (cli.ts) and reset links: no session; the caller is the authority.

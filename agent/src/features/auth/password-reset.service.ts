@@ -10,6 +10,7 @@ import type { Db } from '../../db/client.js';
 import type { Mailer } from '../../adapters/mailer.js';
 import { badRequest, conflict, tooManyRequests } from '../../lib/http-error.js';
 import type { Logger } from '../../lib/logger.js';
+import type { AuditRecorder } from '../audit/audit.service.js';
 import { createAuthRepository } from './auth.repository.js';
 import type { AuthService } from './auth.service.js';
 import { createThrottle, describeWait, type ThrottleRule } from './login-throttle.js';
@@ -39,6 +40,8 @@ export interface PasswordResetDeps {
   /** The console's address as people reach it, for the link in the e-mail (NEXUS_PUBLIC_URL). */
   publicUrl: string | null;
   notify?: (notification: NewNotification) => unknown;
+  /** The security event log (who reset, from where). */
+  audit?: AuditRecorder;
   limits?: Partial<typeof DEFAULT_RESET_LIMITS>;
   now?: () => number;
 }
@@ -151,6 +154,11 @@ export function createPasswordResetService(deps: PasswordResetDeps) {
       if (!user) throw badRequest(PASSWORD_RESET_INVALID_MESSAGE);
       await deps.auth.resetPassword(user.email, password);
       log.info({ userId: user.id }, 'password reset by e-mail link; every session signed out');
+      deps.audit?.record({
+        type: 'password_reset',
+        actor: { id: user.id, email: user.email },
+        details: { via: 'email_link' },
+      });
       deps.notify?.({
         userId: user.id,
         level: 'warning',

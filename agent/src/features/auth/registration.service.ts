@@ -20,6 +20,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, notFound } from '../../lib/http-error.js';
 import type { Logger } from '../../lib/logger.js';
+import type { AuditRecorder } from '../audit/audit.service.js';
 import { users } from './auth.table.js';
 import { invites, type InviteRow } from './invites.table.js';
 
@@ -35,6 +36,8 @@ export interface RegistrationServiceDeps {
   /** NEXUS_REGISTRATION: the mode until an admin sets one. */
   defaultMode: RegistrationMode;
   log: Logger;
+  /** The security event log; the admin and address come from the request (audit-scope.ts). */
+  audit?: AuditRecorder;
   now?: () => number;
 }
 
@@ -168,6 +171,11 @@ export function createRegistrationService(deps: RegistrationServiceDeps) {
         .all()[0];
       if (!row) throw new Error('storing the invite returned no row');
       log.info({ actorId, inviteId: row.id, role, expiresAt: expiresAt.toISOString() }, 'invite created');
+      deps.audit?.record({
+        type: 'invite_created',
+        target: `invite ${row.id}`,
+        details: { inviteId: row.id, role, expiresAt: expiresAt.toISOString() },
+      });
       const url = new URL('/auth', origin);
       url.searchParams.set('invite', code);
       return { id: row.id, code, url: url.toString(), role, expiresAt: expiresAt.toISOString() };
@@ -213,6 +221,11 @@ export function createRegistrationService(deps: RegistrationServiceDeps) {
           .where(eq(invites.id, id))
           .run();
         log.info({ actorId, inviteId: id }, 'invite revoked');
+        deps.audit?.record({
+          type: 'invite_revoked',
+          target: `invite ${id}`,
+          details: { inviteId: id, role: row.role },
+        });
       }
     },
   };

@@ -7,6 +7,7 @@ import { createFlowsRepository } from './flows.repository.js';
 import type { SatelliteAuthenticator } from '../../http/guards.js';
 import { flowsRoutes, hooksRoutes } from './flows.routes.js';
 import { createFlowsService } from './flows.service.js';
+import type { AuditRecorder } from '../audit/audit.service.js';
 
 /**
  * FlowForge: flows (trigger + stages) with versions, runs recorded stage by stage and streamed
@@ -22,6 +23,8 @@ export function createFlowsFeature(deps: {
   ports: FlowPorts;
   /** Lets satellites start voice flows with their device token. */
   authenticateSatellite?: SatelliteAuthenticator;
+  /** The security event log: API keys made and revoked. */
+  audit?: AuditRecorder;
   now?: () => number;
 }) {
   const service = createFlowsService({
@@ -31,6 +34,7 @@ export function createFlowsFeature(deps: {
     ports: deps.ports,
     log: deps.log.child({ feature: 'flows' }),
     dataDir: deps.dataDir,
+    audit: deps.audit,
     now: deps.now,
   });
   service.startScheduler();

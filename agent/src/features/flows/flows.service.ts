@@ -32,6 +32,7 @@ import {
   notFound,
   tooManyRequests,
 } from '../../lib/http-error.js';
+import type { AuditRecorder } from '../audit/audit.service.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { LivePublisher } from '../../live/hub.js';
@@ -138,6 +139,8 @@ export function createFlowsService(deps: {
   ports: FlowPorts;
   log: Logger;
   dataDir: string;
+  /** The security event log: API keys made and revoked (who and where come from the request). */
+  audit?: AuditRecorder;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -1053,13 +1056,21 @@ export function createFlowsService(deps: {
         keyHash: hashKey(key),
         flowIds: JSON.stringify(flowIds),
       });
+      deps.audit?.record({
+        type: 'api_key_created',
+        target: row.name,
+        details: { apiKeyId: row.id, flowIds },
+      });
       return { apiKey: toApiKey(row), key };
     },
 
     revokeApiKey(actor: Actor, id: number): ApiKey {
       const row = repo.apiKey(id);
       if (!row || row.userId !== actor.id) throw notFound(`No API key with id ${id}`);
-      if (!row.revokedAt) repo.revokeApiKey(id);
+      if (!row.revokedAt) {
+        repo.revokeApiKey(id);
+        deps.audit?.record({ type: 'api_key_revoked', target: row.name, details: { apiKeyId: id } });
+      }
       return toApiKey(repo.apiKey(id)!);
     },
 

@@ -12,6 +12,7 @@ import {
 import type { AppEnv } from '../../http/app-env.js';
 import { requireAdmin, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
+import type { AuditRecorder } from '../audit/audit.service.js';
 import type { HomeAssistantService } from './home-assistant.service.js';
 
 /** Mounted at /api/ha: Home Assistant through the hub. */
@@ -50,13 +51,17 @@ export function homeAssistantRoutes(service: HomeAssistantService) {
 }
 
 /** Mounted at /api/settings/home-assistant: the connection's URL and token, for admins. */
-export function homeAssistantSettingsRoutes(service: HomeAssistantService) {
+export function homeAssistantSettingsRoutes(service: HomeAssistantService, audit?: AuditRecorder) {
   return (
     new Hono<AppEnv>()
       .get('/', requireAdmin, (c) => c.json(service.settings()))
-      .put('/', requireAdmin, validate('json', haSettingsInputSchema), async (c) =>
-        c.json(await service.saveSettings(c.req.valid('json'))),
-      )
+      .put('/', requireAdmin, validate('json', haSettingsInputSchema), async (c) => {
+        const input = c.req.valid('json');
+        const saved = await service.saveSettings(input);
+        // The setting's name only: never the token.
+        if (input.token) audit?.record({ type: 'settings_secret_changed', target: 'home_assistant.token' });
+        return c.json(saved);
+      })
       .delete('/', requireAdmin, async (c) => c.json(await service.clearSettings()))
       // The domains and entities members may control.
       .get('/member-access', requireAdmin, (c) => c.json(service.memberAccess()))

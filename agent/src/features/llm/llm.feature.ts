@@ -2,6 +2,7 @@ import type { Db } from '../../db/client.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { LivePublisher } from '../../live/hub.js';
+import type { AuditRecorder } from '../audit/audit.service.js';
 import { createChatService, type UsageRecorder } from './chat.service.js';
 import { createLlmRepository } from './llm.repository.js';
 import { llmRoutes } from './llm.routes.js';
@@ -27,6 +28,8 @@ export function createLlmFeature(deps: {
   plan: PlanSource;
   /** The usage counter: every answered message is recorded there. */
   usage: UsageRecorder & UsageReader;
+  /** The security event log: provider API keys set or removed. */
+  audit?: AuditRecorder;
   now?: () => number;
 }) {
   const repo = createLlmRepository(deps.db, deps.now);
@@ -45,7 +48,7 @@ export function createLlmFeature(deps: {
   return {
     providers,
     chat,
-    routes: llmRoutes({ providers, llm, chat, pulls, tokenizer, repo }),
+    routes: llmRoutes({ providers, llm, chat, pulls, tokenizer, repo, audit: deps.audit }),
     ollamaProxy: ollamaProxyRoutes(providers),
   };
 }

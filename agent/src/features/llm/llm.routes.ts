@@ -22,6 +22,7 @@ import type { ChatService } from './chat.service.js';
 import type { LlmRepository } from './llm.repository.js';
 import type { LlmConversationRow, LlmMessageRow } from './llm.table.js';
 import type { LlmService } from './llm.service.js';
+import type { AuditRecorder } from '../audit/audit.service.js';
 import type { ProvidersService } from './providers.service.js';
 import type { PullsService } from './pulls.service.js';
 import type { TokenizeService } from './tokenize.service.js';
@@ -59,7 +60,17 @@ export function llmRoutes(deps: {
   pulls: PullsService;
   tokenizer: TokenizeService;
   repo: LlmRepository;
+  audit?: AuditRecorder;
 }) {
+  /** A provider's API key set or removed: the setting's name only, never the key. */
+  const keyChanged = (provider: { id: number; name: string }, apiKey: string | null | undefined) => {
+    if (apiKey === undefined) return;
+    deps.audit?.record({
+      type: 'settings_secret_changed',
+      target: `llm.providers.${provider.name}.api_key`,
+      details: { providerId: provider.id, action: apiKey === null ? 'removed' : 'set' },
+    });
+  };
   return (
     new Hono<AppEnv>()
       // ---- providers (admin)
@@ -67,15 +78,23 @@ export function llmRoutes(deps: {
       .get('/providers/health', requireAdmin, async (c) =>
         c.json({ providers: await deps.providers.health() }),
       )
-      .post('/providers', requireAdmin, validate('json', createLlmProviderInputSchema), (c) =>
-        c.json({ provider: deps.providers.create(c.req.valid('json')) }, 201),
-      )
+      .post('/providers', requireAdmin, validate('json', createLlmProviderInputSchema), (c) => {
+        const input = c.req.valid('json');
+        const provider = deps.providers.create(input);
+        keyChanged(provider, input.apiKey);
+        return c.json({ provider }, 201);
+      })
       .patch(
         '/providers/:id',
         requireAdmin,
         validate('param', idParam),
         validate('json', updateLlmProviderInputSchema),
-        (c) => c.json({ provider: deps.providers.update(c.req.valid('param').id, c.req.valid('json')) }),
+        (c) => {
+          const input = c.req.valid('json');
+          const provider = deps.providers.update(c.req.valid('param').id, input);
+          keyChanged(provider, input.apiKey);
+          return c.json({ provider });
+        },
       )
       .delete('/providers/:id', requireAdmin, validate('param', idParam), (c) => {
         deps.providers.remove(c.req.valid('param').id);

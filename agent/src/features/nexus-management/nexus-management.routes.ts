@@ -12,11 +12,14 @@ import type { AppEnv } from '../../http/app-env.js';
 import { checksCredential, guardAccess, requireAdmin, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
 import { unauthorized } from '../../lib/http-error.js';
+import type { AuditRecorder } from '../audit/audit.service.js';
 import type { NexusManagementService } from './nexus-management.service.js';
 
 export interface NexusManagementRouteDeps {
   /** Renames the hub or changes its time zone (the setup feature keeps the identity). */
   updateIdentity: (input: HubIdentityInput) => unknown;
+  /** The security event log: other hubs' access tokens stored here. */
+  audit?: AuditRecorder;
 }
 
 const consolePort = (c: Context) => new URL(c.req.url).port;
@@ -44,6 +47,13 @@ function requirePeer(service: NexusManagementService) {
 
 /** Mounted at /api/nexus, beside the dashboard's /api/nexus/status. */
 export function nexusManagementRoutes(service: NexusManagementService, deps: NexusManagementRouteDeps) {
+  /** The setting's name only, never the token. */
+  const peerTokenChanged = (hub: { id: number; name: string }) =>
+    deps.audit?.record({
+      type: 'settings_secret_changed',
+      target: `nexus.hubs.${hub.name}.token`,
+      details: { hubId: hub.id },
+    });
   return (
     new Hono<AppEnv>()
       .get('/overview', requireUser, async (c) => c.json(await service.overview()))
@@ -71,15 +81,22 @@ export function nexusManagementRoutes(service: NexusManagementService, deps: Nex
 
       // ---- other hubs
       .get('/hubs', requireUser, async (c) => c.json({ hubs: await service.listHubs() }))
-      .post('/hubs', requireAdmin, validate('json', remoteHubInputSchema), async (c) =>
-        c.json(await service.addHub(c.req.valid('json')), 201),
-      )
+      .post('/hubs', requireAdmin, validate('json', remoteHubInputSchema), async (c) => {
+        const hub = await service.addHub(c.req.valid('json'));
+        peerTokenChanged(hub);
+        return c.json(hub, 201);
+      })
       .patch(
         '/hubs/:id',
         requireAdmin,
         validate('param', idParamSchema),
         validate('json', remoteHubUpdateSchema),
-        async (c) => c.json(await service.updateHub(c.req.valid('param').id, c.req.valid('json'))),
+        async (c) => {
+          const input = c.req.valid('json');
+          const hub = await service.updateHub(c.req.valid('param').id, input);
+          if (input.token !== undefined) peerTokenChanged(hub);
+          return c.json(hub);
+        },
       )
       .post('/hubs/:id/refresh', requireUser, validate('param', idParamSchema), async (c) =>
         c.json(await service.refreshHub(c.req.valid('param').id)),

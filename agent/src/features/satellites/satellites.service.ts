@@ -16,6 +16,7 @@ import {
 } from '../../contract/satellites.js';
 import { createWyomingSatelliteInputSchema } from '../../contract/satellites.js';
 import { HttpError, notFound, unauthorized } from '../../lib/http-error.js';
+import type { AuditRecorder } from '../audit/audit.service.js';
 import type { SatelliteRow } from './satellites.table.js';
 import type { SatellitesRepository } from './satellites.repository.js';
 import type { HaSatelliteSource, SatelliteLiveView, WyomingSatelliteManager } from './sources.js';
@@ -76,6 +77,8 @@ function withIdentity(row: SatelliteRow, view: SatelliteLiveView): Satellite {
  */
 export function createSatellitesService(deps: {
   repository: SatellitesRepository;
+  /** The security event log: device tokens issued (who and where come from the request). */
+  audit?: AuditRecorder;
   homeAssistant?: HaSatelliteSource;
   wyoming?: WyomingSatelliteManager;
   now?: () => number;
@@ -225,6 +228,11 @@ export function createSatellitesService(deps: {
         tokenHash,
       });
       changed();
+      deps.audit?.record({
+        type: 'satellite_token_created',
+        target: row.name,
+        details: { satelliteId: row.id, reason: 'created' },
+      });
       return { satellite: one(row), token };
     },
 
@@ -272,6 +280,11 @@ export function createSatellitesService(deps: {
       const { token, tokenHash } = newToken();
       const row = repo.update(id, { tokenHash });
       if (!row) throw notFound('No such satellite');
+      deps.audit?.record({
+        type: 'satellite_token_created',
+        target: row.name,
+        details: { satelliteId: row.id, reason: 'rotated' },
+      });
       return { satellite: one(row), token };
     },
 

@@ -12,15 +12,26 @@ import { audioBodyLimit, isAudio } from '../../http/body-limits.js';
 import { requireAdmin, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
 import { HttpError } from '../../lib/http-error.js';
+import type { AuditRecorder } from '../audit/audit.service.js';
 import type { SpeechService } from './speech.service.js';
 
 /** Mounted at /api/speech. Everyone signed in reads the settings and tries the services; admins change and probe. */
-export function speechRoutes(speech: SpeechService) {
+export function speechRoutes(speech: SpeechService, audit?: AuditRecorder) {
   return new Hono<AppEnv>()
     .get('/settings', requireUser, (c) => c.json({ settings: speech.settings() }))
-    .put('/settings', requireAdmin, validate('json', speechSettingsInputSchema), (c) =>
-      c.json({ settings: speech.update(c.req.valid('json')) }),
-    )
+    .put('/settings', requireAdmin, validate('json', speechSettingsInputSchema), (c) => {
+      const input = c.req.valid('json');
+      const settings = speech.update(input);
+      // Omitted keeps the stored key; a new key or null (removed) is a change worth recording.
+      if (input.stt.apiKey !== undefined) {
+        audit?.record({
+          type: 'settings_secret_changed',
+          target: 'speech.stt.api_key',
+          details: { action: input.stt.apiKey === null ? 'removed' : 'set' },
+        });
+      }
+      return c.json({ settings });
+    })
     .post('/probe', requireAdmin, validate('json', speechProbeInputSchema), async (c) =>
       c.json({ probe: await speech.probe(c.req.valid('json')) }),
     )

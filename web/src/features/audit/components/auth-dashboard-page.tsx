@@ -1,0 +1,482 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
+import { Link } from 'wouter';
+import {
+  AlertCircle,
+  BarChart3,
+  Download,
+  ListFilter,
+  RefreshCw,
+  ScrollText,
+  ShieldAlert,
+  type LucideIcon,
+} from 'lucide-react';
+import { AUDIT_EVENT_TYPES, type AuditEvent, type AuditEventType } from '@nexus/agent/contract';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { useAuth } from '@/features/auth';
+import { errorMessage } from '@/lib/request';
+import {
+  NO_FILTERS,
+  auditCsvUrl,
+  auditEventsQueryOptions,
+  auditSummaryQueryOptions,
+  type AuditFilters,
+} from '../api';
+
+const WINDOWS = [7, 30, 90] as const;
+const ANY_TYPE = 'any';
+const axisTick = { fill: 'var(--color-muted-foreground)', fontSize: 11 };
+const tooltipStyle = {
+  backgroundColor: 'var(--color-popover)',
+  border: '1px solid var(--color-border)',
+  borderRadius: 8,
+  color: 'var(--color-popover-foreground)',
+};
+
+/** Each event type in words, for the table and the type filter. */
+const EVENT_LABELS: Record<AuditEventType, string> = {
+  sign_in: 'Signed in',
+  sign_in_failed: 'Sign-in failed',
+  sign_in_throttled: 'Sign-in throttled',
+  sign_out: 'Signed out',
+  password_changed: 'Password changed',
+  password_reset: 'Password reset',
+  email_changed: 'E-mail changed',
+  two_factor_enabled: '2FA turned on',
+  two_factor_disabled: '2FA turned off',
+  recovery_codes_generated: 'Recovery codes made',
+  recovery_code_used: 'Recovery code used',
+  passkey_added: 'Passkey added',
+  passkey_renamed: 'Passkey renamed',
+  passkey_removed: 'Passkey removed',
+  passkey_sign_in: 'Signed in with a passkey',
+  reauthenticated: 'Confirmed identity',
+  session_revoked: 'Session ended',
+  sessions_revoked: 'Other sessions ended',
+  phone_paired: 'Phone paired',
+  account_created: 'Account created',
+  account_disabled: 'Account disabled',
+  account_enabled: 'Account enabled',
+  account_deleted: 'Account deleted',
+  role_changed: 'Role changed',
+  invite_created: 'Invite created',
+  invite_revoked: 'Invite revoked',
+  api_key_created: 'API key created',
+  api_key_revoked: 'API key revoked',
+  satellite_token_created: 'Satellite token issued',
+  settings_secret_changed: 'Secret setting changed',
+};
+
+/** /auth-dashboard: sign-in activity and the security event log, for admins. */
+export function AuthDashboardPage() {
+  const { isAdmin } = useAuth();
+  return (
+    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+      <header className="grid gap-1">
+        <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Sign-in Activity</h1>
+        <p className="text-muted-foreground">
+          Sign-ins and every security event on this hub: who, from where and when. Events are kept for a year.
+        </p>
+      </header>
+      {isAdmin ? (
+        <>
+          <Activity />
+          <EventLog />
+        </>
+      ) : (
+        <AdministratorsOnly />
+      )}
+    </div>
+  );
+}
+
+/** The agent answers members 403 anyway; this says so before they try. */
+function AdministratorsOnly() {
+  return (
+    <Card>
+      <CardContent className="space-y-4 p-6">
+        <p className="flex items-start gap-2 text-sm">
+          <ShieldAlert aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
+          The security log is for administrators. Your own sessions and sign-in settings are in Account
+          Settings.
+        </p>
+        <Button asChild variant="outline">
+          <Link href="/settings">Account Settings</Link>
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+function Section({
+  title,
+  description,
+  icon: Icon,
+  actions,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  icon: LucideIcon;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
+  const headingId = useId();
+  return (
+    <Card role="region" aria-labelledby={headingId} className="flex min-w-0 flex-col">
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 space-y-0 pb-4">
+        <div className="flex min-w-0 items-start gap-2">
+          <span className="grid size-8 shrink-0 place-items-center rounded-lg bg-primary/10 text-primary">
+            <Icon aria-hidden="true" className="size-4" />
+          </span>
+          <div className="min-w-0">
+            <h2 id={headingId} className="leading-8 font-semibold tracking-tight">
+              {title}
+            </h2>
+            {description ? <CardDescription>{description}</CardDescription> : null}
+          </div>
+        </div>
+        {actions}
+      </CardHeader>
+      <CardContent className="flex flex-1 flex-col gap-4">{children}</CardContent>
+    </Card>
+  );
+}
+
+function LoadError({ what, error, onRetry }: { what: string; error: Error; onRetry: () => void }) {
+  return (
+    <div role="alert" className="flex flex-col items-start gap-3 text-sm">
+      <p className="flex items-start gap-2 text-destructive">
+        <AlertCircle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
+        Couldn&apos;t load {what}: {errorMessage(error) ?? error.message}
+      </p>
+      <Button variant="outline" size="sm" onClick={onRetry}>
+        <RefreshCw aria-hidden="true" />
+        Try again
+      </Button>
+    </div>
+  );
+}
+
+function RowsSkeleton({ rows, label }: { rows: number; label: string }) {
+  return (
+    <div role="status" className="grid gap-3" aria-busy="true">
+      <span className="sr-only">{label}</span>
+      {Array.from({ length: rows }, (_, i) => (
+        <Skeleton key={i} className="h-6 w-full" />
+      ))}
+    </div>
+  );
+}
+
+function Activity() {
+  const [days, setDays] = useState<(typeof WINDOWS)[number]>(30);
+  const summary = useQuery(auditSummaryQueryOptions(days));
+  const period = (
+    <div role="group" aria-label="Period" className="flex gap-1 rounded-lg bg-muted p-1">
+      {WINDOWS.map((d) => (
+        <Button
+          key={d}
+          size="sm"
+          className="h-7"
+          variant={days === d ? 'outline' : 'ghost'}
+          aria-pressed={days === d}
+          onClick={() => setDays(d)}
+        >
+          {d} days
+        </Button>
+      ))}
+    </div>
+  );
+
+  if (summary.isPending) {
+    return (
+      <Section title="Sign-ins per day" icon={BarChart3} actions={period}>
+        <div className="grid gap-4 sm:grid-cols-4">
+          {Array.from({ length: 4 }, (_, i) => (
+            <Skeleton key={i} className="h-20" />
+          ))}
+        </div>
+        <RowsSkeleton rows={6} label="Loading sign-in activity" />
+      </Section>
+    );
+  }
+  if (summary.error) {
+    return (
+      <Section title="Sign-ins per day" icon={BarChart3} actions={period}>
+        <LoadError what="the sign-in activity" error={summary.error} onRetry={() => void summary.refetch()} />
+      </Section>
+    );
+  }
+  const { totals, signInsPerDay, failuresByAddress } = summary.data;
+  const points = signInsPerDay.map((d) => ({ day: d.date, Successful: d.success, Failed: d.failure }));
+  return (
+    <>
+      <dl className="grid gap-4 sm:grid-cols-4" aria-label={`Totals for the last ${days} days`}>
+        <Stat label="Sign-ins" value={totals.signIns} />
+        <Stat label="Failed sign-ins" value={totals.failures} />
+        <Stat label="Throttled attempts" value={totals.throttled} />
+        <Stat label="2FA and passkey changes" value={totals.factorChanges} />
+      </dl>
+      <div className="grid gap-4 lg:grid-cols-3">
+        <div className="lg:col-span-2">
+          <Section
+            title="Sign-ins per day"
+            icon={BarChart3}
+            description="Successful and failed sign-ins, by UTC day."
+            actions={period}
+          >
+            {totals.signIns + totals.failures === 0 ? (
+              <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">
+                No sign-ins in the last {days} days.
+              </p>
+            ) : (
+              <div
+                role="img"
+                aria-label={`Sign-ins per day over the last ${days} days: ${totals.signIns} successful, ${totals.failures} failed`}
+                className="h-72 w-full"
+              >
+                <BarChart data={points} responsive style={{ width: '100%', height: '100%' }}>
+                  <CartesianGrid strokeDasharray="3 3" stroke="var(--color-border)" vertical={false} />
+                  <XAxis dataKey="day" tick={axisTick} tickFormatter={(d: string) => d.slice(5)} />
+                  <YAxis allowDecimals={false} tick={axisTick} width={36} />
+                  <Tooltip contentStyle={tooltipStyle} cursor={{ fill: 'var(--color-muted)' }} />
+                  <Legend />
+                  <Bar dataKey="Successful" fill="var(--color-success)" isAnimationActive={false} />
+                  <Bar dataKey="Failed" fill="var(--color-destructive)" isAnimationActive={false} />
+                </BarChart>
+              </div>
+            )}
+          </Section>
+        </div>
+        <Section title="Failures by address" icon={ShieldAlert} description="Failed or throttled sign-ins.">
+          {failuresByAddress.length === 0 ? (
+            <p className="text-sm text-muted-foreground">No failed sign-ins in this period.</p>
+          ) : (
+            <Table>
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Address</TableHead>
+                  <TableHead className="text-right">Failures</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {failuresByAddress.map((f) => (
+                  <TableRow key={f.ipAddress}>
+                    <TableCell className="font-mono text-xs">{f.ipAddress}</TableCell>
+                    <TableCell className="text-right tabular-nums">{f.count}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </Section>
+      </div>
+    </>
+  );
+}
+
+function Stat({ label, value }: { label: string; value: number }) {
+  return (
+    <div className="rounded-xl border bg-card p-4">
+      <dt className="text-sm text-muted-foreground">{label}</dt>
+      <dd className="text-2xl font-semibold tabular-nums">{value.toLocaleString()}</dd>
+    </div>
+  );
+}
+
+function EventLog() {
+  const [filters, setFilters] = useState<AuditFilters>(NO_FILTERS);
+  const [draft, setDraft] = useState<AuditFilters>(NO_FILTERS);
+  const events = useInfiniteQuery(auditEventsQueryOptions(filters));
+  const filtered = Object.values(filters).some(Boolean);
+  const rows = events.data?.pages.flatMap((p) => p.events) ?? [];
+
+  const apply = (e: FormEvent) => {
+    e.preventDefault();
+    setFilters(draft);
+  };
+  const clear = () => {
+    setDraft(NO_FILTERS);
+    setFilters(NO_FILTERS);
+  };
+
+  return (
+    <Section
+      title="Security events"
+      icon={ScrollText}
+      description="Newest first."
+      actions={
+        <Button asChild variant="outline" size="sm">
+          <a href={auditCsvUrl(filters)} download>
+            <Download aria-hidden="true" />
+            Export CSV
+          </a>
+        </Button>
+      }
+    >
+      <form
+        onSubmit={apply}
+        aria-label="Filter events"
+        className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[repeat(4,minmax(0,1fr))_auto]"
+      >
+        <div className="grid gap-1.5">
+          <Label htmlFor="audit-type">Event</Label>
+          <Select
+            value={draft.type || ANY_TYPE}
+            onValueChange={(v) => setDraft({ ...draft, type: v === ANY_TYPE ? '' : (v as AuditEventType) })}
+          >
+            <SelectTrigger id="audit-type">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={ANY_TYPE}>All events</SelectItem>
+              {AUDIT_EVENT_TYPES.map((t) => (
+                <SelectItem key={t} value={t}>
+                  {EVENT_LABELS[t]}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="audit-user">Account (e-mail or id)</Label>
+          <Input
+            id="audit-user"
+            value={draft.user}
+            maxLength={254}
+            onChange={(e) => setDraft({ ...draft, user: e.target.value })}
+          />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="audit-from">From (UTC)</Label>
+          <Input
+            id="audit-from"
+            type="date"
+            value={draft.from}
+            onChange={(e) => setDraft({ ...draft, from: e.target.value })}
+          />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor="audit-to">To (UTC)</Label>
+          <Input
+            id="audit-to"
+            type="date"
+            value={draft.to}
+            onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+          />
+        </div>
+        <div className="flex items-end gap-2">
+          <Button type="submit">
+            <ListFilter aria-hidden="true" />
+            Apply
+          </Button>
+          {filtered ? (
+            <Button type="button" variant="ghost" onClick={clear}>
+              Clear
+            </Button>
+          ) : null}
+        </div>
+      </form>
+
+      {events.isPending ? (
+        <RowsSkeleton rows={8} label="Loading security events" />
+      ) : events.error ? (
+        <LoadError what="the security events" error={events.error} onRetry={() => void events.refetch()} />
+      ) : rows.length === 0 ? (
+        <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">
+          {filtered ? 'No events match these filters.' : 'No security events yet.'}
+        </p>
+      ) : (
+        <>
+          <EventsTable events={rows} />
+          {events.hasNextPage ? (
+            <Button
+              variant="outline"
+              className="self-center"
+              disabled={events.isFetchingNextPage}
+              onClick={() => void events.fetchNextPage()}
+            >
+              {events.isFetchingNextPage ? 'Loading…' : 'Load older events'}
+            </Button>
+          ) : null}
+        </>
+      )}
+    </Section>
+  );
+}
+
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+function person(p: { id: number | null; email: string | null } | null): string | null {
+  if (!p || (p.id === null && p.email === null)) return null;
+  return p.email ?? `#${p.id}`;
+}
+
+/** What the row concerns besides its actor, in words. */
+function concerning(e: AuditEvent): string {
+  const parts: string[] = [];
+  const target = person(e.targetUser);
+  if (target) parts.push(target);
+  if (e.target) parts.push(e.target);
+  const d = e.details ?? {};
+  if (e.type === 'role_changed' && typeof d.from === 'string' && typeof d.to === 'string') {
+    parts.push(`${d.from} → ${d.to}`);
+  }
+  if (!target && e.actor.id === null && typeof d.email === 'string') parts.push(d.email);
+  if (typeof d.reason === 'string') parts.push(d.reason.replaceAll('_', ' '));
+  return parts.join(' · ');
+}
+
+function EventsTable({ events }: { events: AuditEvent[] }) {
+  return (
+    <div className="overflow-x-auto">
+      <Table>
+        <TableHeader>
+          <TableRow>
+            <TableHead>When</TableHead>
+            <TableHead>Event</TableHead>
+            <TableHead>Who</TableHead>
+            <TableHead>Concerning</TableHead>
+            <TableHead>From</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {events.map((e) => (
+            <TableRow key={e.id}>
+              <TableCell className="whitespace-nowrap tabular-nums">
+                <time dateTime={e.at}>{dateTime.format(new Date(e.at))}</time>
+              </TableCell>
+              <TableCell>
+                <span className="flex items-center gap-2">
+                  {EVENT_LABELS[e.type] ?? e.type}
+                  {e.outcome === 'failure' ? <Badge variant="destructive">Failed</Badge> : null}
+                </span>
+              </TableCell>
+              <TableCell>
+                {person(e.actor) ?? <span className="text-muted-foreground">Unknown</span>}
+              </TableCell>
+              <TableCell className="max-w-72 break-words">{concerning(e)}</TableCell>
+              <TableCell>
+                <span className="font-mono text-xs">{e.ipAddress ?? '—'}</span>
+                {e.userAgent ? (
+                  <span className="block max-w-56 truncate text-xs text-muted-foreground" title={e.userAgent}>
+                    {e.userAgent}
+                  </span>
+                ) : null}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </div>
+  );
+}

@@ -1,0 +1,1 @@
+export { AuthDashboardPage } from './components/auth-dashboard-page';
