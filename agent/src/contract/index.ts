@@ -21,3 +21,4 @@ export * from './speech.js';
 export * from './wake-words.js';
 export * from './invites.js';
 export * from './audit.js';
+export * from './passkeys.js';
