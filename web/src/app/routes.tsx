@@ -54,6 +54,7 @@ export const screens = {
     'Connect outside services to the hub: Home Assistant, Ollama and cloud language-model providers.',
   ),
   settings: screen('Account Settings', async () => (await import('@/features/account')).AccountSettingsPage),
+  enrollPasskey: screen('Passkeys', async () => (await import('@/features/account')).EnrollPasskeyPage),
   authDashboard: todo(
     'Sign-in Activity',
     'Your sessions and recent sign-ins, with a way to sign other devices out.',
@@ -157,7 +158,6 @@ export const screens = {
     'Tokenization Demo',
     async () => (await import('@/features/llm')).TokenizationPage,
   ),
-  enrollPasskey: todo('Add Passkey', 'Register a passkey so you can sign in without a password.'),
   twoFactorTest: todo(
     '2FA Test',
     "Check that your authenticator app's codes are accepted before you rely on them.",
