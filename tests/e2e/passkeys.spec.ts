@@ -2,6 +2,7 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { Locator, Page } from '@playwright/test';
+import { expectNoSeriousAxeViolations } from './axe.js';
 import { expect, test } from './support.js';
 
 /**
@@ -62,6 +63,7 @@ test('enrol a passkey, sign out, sign in with it, delete it after re-authenticat
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText('Test laptop');
   await expect(rows.first()).toContainText('never used');
+  await expectNoSeriousAxeViolations(page, 'enroll-passkey');
   expect(await authenticator.credentials()).toHaveLength(1);
 
   // Rename it.

@@ -16,7 +16,7 @@ import {
   type PublicUser,
 } from '@nexus/agent/contract';
 import { authUserQueryKey } from '@/features/auth/api';
-import { ApiRequestError, apiJson } from '@/lib/request';
+import { ApiRequestError, apiJson, errorMessage } from '@/lib/request';
 
 /**
  * Every passkey endpoint the console calls, in one place. The WebAuthn ceremonies themselves
@@ -45,6 +45,17 @@ export const passkeysSupported = () => browserSupportsWebAuthn();
  */
 export function isPasskeyCancelled(error: unknown): boolean {
   return error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');
+}
+
+/**
+ * A sentence for a failed passkey ceremony. A SecurityError is the browser refusing this address
+ * as a relying party, e.g. an IP address: passkeys need the hub's name.
+ */
+export function passkeyErrorMessage(error: unknown): string | undefined {
+  if (error instanceof Error && error.name === 'SecurityError') {
+    return 'Passkeys need the hub’s name in the address bar (e.g. https://nexus.local or http://localhost), not an IP address.';
+  }
+  return errorMessage(error);
 }
 
 /** A 401 from requireRecentAuth: the screen asks for the password or a passkey, then tries again. */
@@ -117,7 +128,12 @@ export async function reauthenticateWithPassword(password: string): Promise<void
  * aborts it). A passkey is both factors, so there is no 2FA step after it.
  */
 export async function signInWithPasskey(
-  opts: { rememberMe?: boolean; autofill?: boolean } = {},
+  opts: {
+    rememberMe?: boolean;
+    autofill?: boolean;
+    /** Called once the browser hands over a passkey, before the hub checks it. */
+    onPicked?: () => void;
+  } = {},
 ): Promise<PublicUser> {
   const optionsJSON = await apiJson<PublicKeyCredentialRequestOptionsJSON>(
     'POST',
@@ -125,6 +141,7 @@ export async function signInWithPasskey(
     {},
   );
   const response = await startAuthentication({ optionsJSON, useBrowserAutofill: opts.autofill ?? false });
+  opts.onPicked?.();
   const body = { ...response, rememberMe: opts.rememberMe ?? false };
   return authResponseSchema.parse(await apiJson('POST', `${PASSKEYS_API}/login/verify`, body)).user;
 }

@@ -16,6 +16,7 @@ import { errorMessage } from '@/lib/request';
 import {
   isPasskeyCancelled,
   isReauthRequired,
+  passkeyErrorMessage,
   passkeysQueryOptions,
   passkeysSupported,
   useAddPasskey,
@@ -52,7 +53,7 @@ export function PasskeysCard({ compact = false }: { compact?: boolean }) {
         if (isPasskeyCancelled(error)) return;
         toast({
           title: 'Could not add the passkey',
-          description: errorMessage(error),
+          description: passkeyErrorMessage(error),
           variant: 'destructive',
         });
       },

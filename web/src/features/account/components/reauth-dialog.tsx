@@ -13,7 +13,12 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { isPasskeyCancelled, reauthenticateWithPassword, reauthenticateWithPasskey } from '../passkeys-api';
+import {
+  isPasskeyCancelled,
+  passkeyErrorMessage,
+  reauthenticateWithPassword,
+  reauthenticateWithPasskey,
+} from '../passkeys-api';
 
 /**
  * "Confirm it's you": asked when the hub answers 401 reauth_required (a sensitive change more
@@ -65,7 +70,11 @@ export function ReauthDialog({
       finish();
     } catch (err) {
       if (!isPasskeyCancelled(err)) {
-        toast({ title: 'Passkey not accepted', description: errorMessage(err), variant: 'destructive' });
+        toast({
+          title: 'Passkey not accepted',
+          description: passkeyErrorMessage(err),
+          variant: 'destructive',
+        });
       }
     } finally {
       setPending(null);

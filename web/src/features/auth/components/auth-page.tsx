@@ -30,6 +30,7 @@ import {
   cancelPasskeyPrompt,
   isPasskeyCancelled,
   passkeyAutofillSupported,
+  passkeyErrorMessage,
   passkeysSupported,
   signInWithPasskey,
   usePasskeySignedIn,
@@ -435,7 +436,11 @@ function usePasskeySignIn(rememberMe: boolean, active: boolean) {
   );
   const fail = (error: unknown) => {
     if (isPasskeyCancelled(error)) return;
-    toast({ title: 'Passkey sign-in failed', description: errorMessage(error), variant: 'destructive' });
+    toast({
+      title: 'Passkey sign-in failed',
+      description: passkeyErrorMessage(error),
+      variant: 'destructive',
+    });
   };
 
   // Read when a passkey is picked from autofill, without restarting the waiting ceremony on each click.
@@ -449,18 +454,20 @@ function usePasskeySignIn(rememberMe: boolean, active: boolean) {
     let stopped = false;
     void passkeyAutofillSupported().then((available) => {
       if (!available || stopped) return;
-      signInWithPasskey({ autofill: true, rememberMe: rememberRef.current }).then(
-        succeed,
-        (error: unknown) => {
-          if (stopped || isPasskeyCancelled(error)) return;
-          toast({
-            title: 'Passkey sign-in failed',
-            description: errorMessage(error),
-            variant: 'destructive',
-          });
-          setRound((n) => n + 1);
-        },
-      );
+      // The waiting ceremony is the browser's business until a passkey is picked: failures before
+      // that (the hub unreachable, an address the browser will not use for passkeys) stay silent,
+      // and it is not restarted, so nothing loops.
+      let picked = false;
+      signInWithPasskey({
+        autofill: true,
+        rememberMe: rememberRef.current,
+        onPicked: () => (picked = true),
+      }).then(succeed, (error: unknown) => {
+        if (stopped || !picked || isPasskeyCancelled(error)) return;
+        toast({ title: 'Passkey sign-in failed', description: errorMessage(error), variant: 'destructive' });
+        // A picked passkey the hub refused: offer autofill again for another try.
+        setRound((n) => n + 1);
+      });
     });
     return () => {
       stopped = true;
