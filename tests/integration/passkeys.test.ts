@@ -317,3 +317,84 @@ describe('passkeys', () => {
     expect(huge.status).toBe(400);
   });
 });
+
+describe('passkeys behind NEXUS_PUBLIC_URL', () => {
+  const PUBLIC = 'https://hub.example:8443';
+  let hub: RunningAgent;
+  beforeAll(async () => {
+    hub = await startAgent({ env: { NEXUS_PUBLIC_URL: `${PUBLIC}/console` } });
+  });
+  afterAll(async () => {
+    await hub?.stop();
+  });
+
+  it("the relying party is the public URL's host and origin, whatever the request's Host", async () => {
+    const client = new Client(hub.url);
+    await signUp(client);
+    const options = await client.post('/api/auth/passkeys/register/options');
+    expect(options.json.rp.id).toBe('hub.example');
+
+    const viaLoopback = await client.post(
+      '/api/auth/passkeys/register/verify',
+      new SoftAuthenticator().register(options.json, { origin: hub.url, rpId: '127.0.0.1' }),
+    );
+    expect(viaLoopback.status).toBe(400);
+
+    const again = await client.post('/api/auth/passkeys/register/options');
+    const authenticator = new SoftAuthenticator();
+    const added = await client.post(
+      '/api/auth/passkeys/register/verify',
+      authenticator.register(again.json, { origin: PUBLIC }),
+    );
+    expect(added.status, added.text).toBe(201);
+
+    const browser = new Client(hub.url);
+    const login = await browser.post('/api/auth/passkeys/login/options', {});
+    expect(login.json.rpId).toBe('hub.example');
+    const ok = await browser.post(
+      '/api/auth/passkeys/login/verify',
+      authenticator.authenticate(login.json, { origin: PUBLIC }),
+    );
+    expect(ok.status, ok.text).toBe(200);
+  });
+
+  it('failed passkey sign-ins are throttled per address like wrong passwords (429), and audited', async () => {
+    const stray = new SoftAuthenticator();
+    stray.register({ challenge: 'x', rp: { id: 'hub.example' }, user: { id: 'AAAA' } }, { origin: PUBLIC });
+    let status = 0;
+    for (let i = 0; i < 25 && status !== 429; i++) {
+      const browser = new Client(hub.url);
+      const options = await browser.post('/api/auth/passkeys/login/options', {});
+      status = (
+        await browser.post(
+          '/api/auth/passkeys/login/verify',
+          stray.authenticate(options.json, { origin: PUBLIC }),
+        )
+      ).status;
+      if (status !== 429) expect(status).toBe(401);
+    }
+    expect(status).toBe(429);
+    // The password sign-in from this address is held back too: one throttle for both.
+    const password = await new Client(hub.url).post('/api/auth/login', {
+      email: 'nobody@example.com',
+      password: 'whatever whatever',
+    });
+    expect(password.status).toBe(429);
+
+    const db = new Database(path.join(hub.dataDir, 'nexus.db'), { readonly: true });
+    try {
+      const count = (type: string, outcome: string) =>
+        (
+          db
+            .prepare('select count(*) as n from audit_events where type = ? and outcome = ?')
+            .get(type, outcome) as {
+            n: number;
+          }
+        ).n;
+      expect(count('passkey_sign_in', 'failure')).toBeGreaterThanOrEqual(19);
+      expect(count('sign_in_throttled', 'failure')).toBeGreaterThanOrEqual(1);
+    } finally {
+      db.close();
+    }
+  });
+});
