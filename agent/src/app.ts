@@ -36,6 +36,8 @@ import type { RouterRoute } from 'hono/types';
 import type { Mailer } from './adapters/mailer.js';
 import { createPasswordResetService } from './features/auth/password-reset.service.js';
 import { passwordResetRoutes } from './features/auth/password-reset.routes.js';
+import { createPasskeyService } from './features/auth/passkeys.service.js';
+import { passkeyRoutes } from './features/auth/passkeys.routes.js';
 import {
   createNotificationService,
   type NotificationService,
@@ -188,6 +190,14 @@ function apiRoutes(
     limits: deps.authLimits,
     registration,
     audit,
+    now: deps.now,
+  });
+  const passkeys = createPasskeyService({
+    db: deps.db,
+    sessions: deps.sessions,
+    throttles: auth.throttles,
+    audit,
+    log: deps.log,
     now: deps.now,
   });
   const passwordResets = createPasswordResetService({
@@ -401,6 +411,14 @@ function apiRoutes(
     .route('/docs', docsRoutes(APP_VERSION, deps.routeTable))
     .route('/auth/registration', registrationRoutes(registration, inviteOptions))
     .route('/auth/phones', phoneRoutes(phones, { publicUrl: deps.env.NEXUS_PUBLIC_URL ?? null, trustProxy }))
+    .route(
+      '/auth/passkeys',
+      passkeyRoutes(passkeys, {
+        trustProxy: deps.env.NEXUS_TRUST_PROXY,
+        publicUrl: deps.env.NEXUS_PUBLIC_URL ?? null,
+        now: deps.now,
+      }),
+    )
     .route('/auth', authRoutes(auth, { trustProxy: deps.env.NEXUS_TRUST_PROXY }))
     .route('/invites', inviteRoutes(registration, inviteOptions))
     .route('/users', userRoutes(auth))

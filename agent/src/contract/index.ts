@@ -23,3 +23,4 @@ export * from './invites.js';
 export * from './audit.js';
 export * from './phones.js';
 export * from './onboarding.js';
+export * from './passkeys.js';

@@ -51,6 +51,7 @@ export const screens = {
     'Connect outside services to the hub: Home Assistant, Ollama and cloud language-model providers.',
   ),
   settings: screen('Account Settings', async () => (await import('@/features/account')).AccountSettingsPage),
+  enrollPasskey: screen('Passkeys', async () => (await import('@/features/account')).EnrollPasskeyPage),
   authDashboard: screen('Sign-in Activity', async () => (await import('@/features/audit')).AuthDashboardPage),
   billing: todo('Billing', 'Your plan, trial and usage this month, and changes to your subscription.'),
   purchaseHistory: todo('Purchase History', 'Past plan changes and their receipts.'),
@@ -151,7 +152,6 @@ export const screens = {
     'Tokenization Demo',
     async () => (await import('@/features/llm')).TokenizationPage,
   ),
-  enrollPasskey: todo('Add Passkey', 'Register a passkey so you can sign in without a password.'),
   twoFactorTest: todo(
     '2FA Test',
     "Check that your authenticator app's codes are accepted before you rely on them.",

@@ -2,11 +2,12 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
+import { PasskeysCard } from './passkeys-card';
 import { PasswordCard } from './password-card';
 import { ProfileCard } from './profile-card';
 import { TwoFactorCard } from './two-factor-card';
 
-/** /settings: who you are on this hub, your password and your second factor. */
+/** /settings: who you are on this hub, your password, your second factor and your passkeys. */
 export function AccountSettingsPage() {
   const { user, error } = useAuth();
 
@@ -15,7 +16,7 @@ export function AccountSettingsPage() {
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">Account Settings</h1>
         <p className="text-sm text-muted-foreground">
-          Your profile, your password and two-factor authentication for signing in to this hub.
+          Your profile, your password, two-factor authentication and passkeys for signing in to this hub.
         </p>
       </header>
 
@@ -37,6 +38,7 @@ export function AccountSettingsPage() {
           <ProfileCard user={user} />
           <PasswordCard user={user} />
           <TwoFactorCard user={user} />
+          <PasskeysCard compact />
         </>
       )}
     </div>

@@ -1,6 +1,17 @@
-import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { AudioLines, Cpu, House, KeyRound, Loader2, Lock, Moon, ShieldCheck, Sun } from 'lucide-react';
+import {
+  AudioLines,
+  Cpu,
+  Fingerprint,
+  House,
+  KeyRound,
+  Loader2,
+  Lock,
+  Moon,
+  ShieldCheck,
+  Sun,
+} from 'lucide-react';
 import { Link, Redirect, useSearch } from 'wouter';
 import { TOTP_DIGITS } from '@nexus/agent/contract';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
@@ -15,6 +26,15 @@ import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
 import { useTheme } from '@/lib/theme-provider';
+import {
+  cancelPasskeyPrompt,
+  isPasskeyCancelled,
+  passkeyAutofillSupported,
+  passkeyErrorMessage,
+  passkeysSupported,
+  signInWithPasskey,
+  usePasskeySignedIn,
+} from '@/features/account/passkeys-api';
 import { isExistingAccount, isTwoFactorRequired, registrationStatusQueryOptions } from '../api';
 import { useAuth } from '../auth-provider';
 
@@ -66,6 +86,8 @@ export function AuthPage() {
   const [twoFactorStep, setTwoFactorStep] = useState(false);
   const [totpCode, setTotpCode] = useState('');
   const totpInput = useRef<HTMLInputElement>(null);
+
+  const passkey = usePasskeySignIn(signIn.rememberMe, tab === 'signin' && !twoFactorStep && !user);
 
   // Right after registering, the provider moves on to /dashboard after its 500 ms pause (spec §4).
   if (user && !registerMutation.isSuccess) return <Redirect to="/dashboard" replace />;
@@ -222,7 +244,8 @@ export function AuthPage() {
                           id="signin-email"
                           name="email"
                           type="email"
-                          autoComplete="email"
+                          // "webauthn": the browser offers this hub's passkeys in the field's autofill.
+                          autoComplete="username webauthn"
                           placeholder="you@example.com"
                           required
                           value={signIn.email}
@@ -263,6 +286,30 @@ export function AuthPage() {
                         Sign In
                       </SubmitButton>
                     </form>
+                    {passkey.supported && (
+                      <>
+                        <div className="my-4 flex items-center gap-3 text-xs text-muted-foreground">
+                          <span className="h-px flex-1 bg-border" />
+                          or
+                          <span className="h-px flex-1 bg-border" />
+                        </div>
+                        <Button
+                          type="button"
+                          variant="outline"
+                          className="w-full"
+                          onClick={passkey.start}
+                          disabled={passkey.pending}
+                          aria-busy={passkey.pending}
+                        >
+                          {passkey.pending ? (
+                            <Loader2 aria-hidden="true" className="animate-spin" />
+                          ) : (
+                            <Fingerprint aria-hidden="true" />
+                          )}
+                          Sign in with a passkey
+                        </Button>
+                      </>
+                    )}
                   </TabsContent>
 
                   <TabsContent value="register" className="pt-4">
@@ -367,6 +414,79 @@ export function AuthPage() {
       </main>
     </div>
   );
+}
+
+/**
+ * Passkey sign-in: the button, and (where the browser offers it) conditional UI, a ceremony
+ * waiting in the background for a passkey picked from the e-mail field's autofill. The button's
+ * ceremony aborts the waiting one; once it ends without signing in, the waiting one starts again.
+ */
+function usePasskeySignIn(rememberMe: boolean, active: boolean) {
+  const signedIn = usePasskeySignedIn();
+  const [pending, setPending] = useState(false);
+  const [round, setRound] = useState(0);
+  const supported = passkeysSupported();
+
+  const succeed = useCallback(
+    (user: Parameters<typeof signedIn>[0]) => {
+      toast({ title: 'Login successful', description: 'Welcome back!' });
+      signedIn(user);
+    },
+    [signedIn],
+  );
+  const fail = (error: unknown) => {
+    if (isPasskeyCancelled(error)) return;
+    toast({
+      title: 'Passkey sign-in failed',
+      description: passkeyErrorMessage(error),
+      variant: 'destructive',
+    });
+  };
+
+  // Read when a passkey is picked from autofill, without restarting the waiting ceremony on each click.
+  const rememberRef = useRef(rememberMe);
+  useEffect(() => {
+    rememberRef.current = rememberMe;
+  }, [rememberMe]);
+
+  useEffect(() => {
+    if (!active || !supported || pending) return;
+    let stopped = false;
+    void passkeyAutofillSupported().then((available) => {
+      if (!available || stopped) return;
+      // The waiting ceremony is the browser's business until a passkey is picked: failures before
+      // that (the hub unreachable, an address the browser will not use for passkeys) stay silent,
+      // and it is not restarted, so nothing loops.
+      let picked = false;
+      signInWithPasskey({
+        autofill: true,
+        rememberMe: rememberRef.current,
+        onPicked: () => (picked = true),
+      }).then(succeed, (error: unknown) => {
+        if (stopped || !picked || isPasskeyCancelled(error)) return;
+        toast({ title: 'Passkey sign-in failed', description: errorMessage(error), variant: 'destructive' });
+        // A picked passkey the hub refused: offer autofill again for another try.
+        setRound((n) => n + 1);
+      });
+    });
+    return () => {
+      stopped = true;
+      cancelPasskeyPrompt();
+    };
+  }, [active, supported, pending, round, succeed]);
+
+  const start = async () => {
+    setPending(true);
+    try {
+      succeed(await signInWithPasskey({ rememberMe }));
+    } catch (error) {
+      fail(error);
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return { supported, pending, start: () => void start() };
 }
 
 function Field({ label, id, children }: { label: string; id: string; children: ReactNode }) {
