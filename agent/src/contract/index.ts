@@ -21,3 +21,5 @@ export * from './speech.js';
 export * from './wake-words.js';
 export * from './invites.js';
 export * from './audit.js';
+export * from './account-security.js';
+export * from './second-factor.js';

@@ -158,10 +158,7 @@ export const screens = {
     async () => (await import('@/features/llm')).TokenizationPage,
   ),
   enrollPasskey: todo('Add Passkey', 'Register a passkey so you can sign in without a password.'),
-  twoFactorTest: todo(
-    '2FA Test',
-    "Check that your authenticator app's codes are accepted before you rely on them.",
-  ),
+  twoFactorTest: screen('2FA Test', async () => (await import('@/features/account')).TwoFactorTestPage),
   phoneAdmin: todo('Phone Admin', 'Manage the phones that are allowed to reach the hub.'),
   userManagement: screen(
     'User Management',

@@ -11,6 +11,7 @@ import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
 import { useDisableTwoFactor, useEnableTwoFactor, useSetupTwoFactor } from '../api';
 import { QrCode } from './qr-code';
+import { FreshRecoveryCodes, RecoveryCodesStatus } from './recovery-codes';
 
 type Phase = 'off' | 'enrolling' | 'on';
 
@@ -23,6 +24,8 @@ export function TwoFactorCard({ user }: { user: PublicUser }) {
   const enable = useEnableTwoFactor();
   const disable = useDisableTwoFactor();
   const phase: Phase = user.twoFactorEnabled ? 'on' : setup.data ? 'enrolling' : 'off';
+  // Recovery codes just made (at enrolment or on request): on screen until dismissed, never again.
+  const [freshCodes, setFreshCodes] = useState<string[] | null>(null);
 
   // The control that was pressed disappears with each step; focus goes to the step that replaced
   // it, so keyboard and screen-reader users are not dropped at the top of the page. Not on the
@@ -55,8 +58,9 @@ export function TwoFactorCard({ user }: { user: PublicUser }) {
     enable.mutate(
       { code },
       {
-        onSuccess: () => {
+        onSuccess: ({ recoveryCodes }) => {
           setup.reset();
+          setFreshCodes(recoveryCodes);
           toast({
             title: 'Two-factor authentication enabled',
             description: 'From now on, signing in asks for a code from your authenticator app.',
@@ -70,6 +74,7 @@ export function TwoFactorCard({ user }: { user: PublicUser }) {
       { code },
       {
         onSuccess: () => {
+          setFreshCodes(null);
           toast({
             title: 'Two-factor authentication disabled',
             description: 'Your password alone signs you in now. You can remove the account from the app.',
@@ -97,7 +102,16 @@ export function TwoFactorCard({ user }: { user: PublicUser }) {
       </CardHeader>
       <CardContent>
         {phase === 'on' ? (
-          <DisableForm stepId={stepId} pending={disable.isPending} error={disable.error} onSubmit={turnOff} />
+          <div className="grid gap-5">
+            {freshCodes ? <FreshRecoveryCodes codes={freshCodes} onDone={() => setFreshCodes(null)} /> : null}
+            <DisableForm
+              stepId={stepId}
+              pending={disable.isPending}
+              error={disable.error}
+              onSubmit={turnOff}
+            />
+            <RecoveryCodesStatus onNewCodes={setFreshCodes} />
+          </div>
         ) : phase === 'enrolling' && setup.data ? (
           <EnrolForm
             stepId={stepId}
