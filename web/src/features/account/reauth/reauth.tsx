@@ -171,7 +171,7 @@ export function ReauthDialog({
             5 minutes.
           </DialogDescription>
         </DialogHeader>
-        <form onSubmit={submit} className="grid gap-3" aria-label="Confirm your password">
+        <form onSubmit={submit} className="grid gap-3" aria-label="Re-authenticate">
           <div className="grid gap-1.5">
             <Label htmlFor={`${id}-password`}>Password</Label>
             <Input
