@@ -165,3 +165,37 @@ test('an admin disables an account: it is signed out at once and shown as disabl
   await signInThroughUi(target.page, target.user.email);
   await expect(toast(target.page, 'Login failed')).toContainText('This account is disabled');
 });
+
+test('/2fa-test says whether a code is valid and how far the device clock is off', async ({ browser }) => {
+  const { page } = await register(browser, 'drift');
+  const setup = (await (await page.request.post('/api/auth/2fa/setup')).json()) as { secret: string };
+  expect(
+    (await page.request.post('/api/auth/2fa/enable', { data: { code: totpAt(setup.secret) } })).status(),
+  ).toBe(200);
+  await page.goto('/2fa-test');
+  await expect(page.getByRole('heading', { level: 1, name: '2FA Test' })).toBeVisible();
+  // Clear of a step boundary, so the hub and this test name the same current step.
+  await expect.poll(() => Date.now() % 30_000 < 20_000, { timeout: 15_000 }).toBe(true);
+  const step = Math.floor(Date.now() / 30_000);
+  const code = page.getByLabel('Authentication code');
+  await code.fill(totpAt(setup.secret, step + 2));
+  await page.getByRole('button', { name: 'Test code' }).click();
+  const result = page.getByTestId('two-factor-test-result');
+  await expect(result).toContainText('Valid code, but sign-in would refuse it now');
+  await expect(result).toContainText('about 60 s ahead of');
+  await expectNoSeriousAxeViolations(page, '2fa test result');
+
+  await code.fill(totpAt(setup.secret, step));
+  await page.getByRole('button', { name: 'Test code' }).click();
+  await expect(result).toContainText('Valid code');
+  await expect(result).toContainText('matches the hub');
+  // Testing spent nothing: the same code still signs in.
+  const signIn = await page.request.post('/api/auth/login', {
+    data: {
+      email: (await (await page.request.get('/api/auth/user')).json()).email,
+      password: PASSWORD,
+      totpCode: totpAt(setup.secret, step),
+    },
+  });
+  expect(signIn.status()).toBe(200);
+});
