@@ -97,6 +97,13 @@ test('2FA enrolment shows ten recovery codes once; one of them signs in', async 
     data: { email: user.email, password: PASSWORD, totpCode: recovery[0] },
   });
   expect(again.status()).toBe(401);
+
+  // A lost phone: another recovery code turns 2FA off.
+  const card = section(page, 'Two-factor authentication');
+  await card.getByRole('button', { name: 'Lost your phone? Use a recovery code' }).click();
+  await card.getByLabel('Recovery code').fill(recovery[1]!);
+  await card.getByRole('button', { name: 'Disable two-factor authentication' }).click();
+  await expect(card.getByTestId('two-factor-status')).toHaveText('Disabled');
 });
 
 test('the sessions list shows both browsers; signing the other out ends it', async ({ browser }) => {

@@ -243,6 +243,9 @@ function EnrolForm({
 function DisableForm({ stepId, pending, error, onSubmit }: CodeFormProps) {
   const id = useId();
   const [code, setCode] = useState('');
+  // Whoever lost the phone turns 2FA off with one of the recovery codes instead.
+  const [recovery, setRecovery] = useState(false);
+  const ready = recovery ? /^[0-9a-z]{5}-?[0-9a-z]{5}$/i.test(code) : code.length === TOTP_DIGITS;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -257,8 +260,40 @@ function DisableForm({ stepId, pending, error, onSubmit }: CodeFormProps) {
         <AlertDescription>Signing in asks for a code from your authenticator app.</AlertDescription>
       </Alert>
       <form onSubmit={submit} className="grid max-w-xs gap-2" aria-label="Disable two-factor authentication">
-        <p className="text-sm">To turn it off, enter a current code from your authenticator app.</p>
-        <CodeField id={`${id}-code`} value={code} onChange={setCode} />
+        <p className="text-sm">
+          {recovery
+            ? 'To turn it off, enter one of your recovery codes (it is used up).'
+            : 'To turn it off, enter a current code from your authenticator app.'}
+        </p>
+        {recovery ? (
+          <div className="grid gap-1.5">
+            <Label htmlFor={`${id}-recovery`}>Recovery code</Label>
+            <Input
+              id={`${id}-recovery`}
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              maxLength={11}
+              placeholder="xxxxx-xxxxx"
+              className="w-48 text-center font-mono"
+              value={code}
+              onChange={(event) => setCode(event.target.value.trim())}
+            />
+          </div>
+        ) : (
+          <CodeField id={`${id}-code`} value={code} onChange={setCode} />
+        )}
+        <Button
+          type="button"
+          variant="link"
+          className="justify-self-start px-0"
+          onClick={() => {
+            setRecovery((on) => !on);
+            setCode('');
+          }}
+        >
+          {recovery ? 'Use a code from your authenticator app' : 'Lost your phone? Use a recovery code'}
+        </Button>
         {error ? (
           <p role="alert" className="text-sm text-destructive">
             {errorMessage(error)}
@@ -268,7 +303,7 @@ function DisableForm({ stepId, pending, error, onSubmit }: CodeFormProps) {
           type="submit"
           variant="destructive"
           className="justify-self-start"
-          disabled={pending || code.length !== TOTP_DIGITS}
+          disabled={pending || !ready}
         >
           {pending ? 'Disabling...' : 'Disable two-factor authentication'}
         </Button>
