@@ -27,6 +27,9 @@ import {
 import { createAuthService, toPublicUser } from './features/auth/auth.service.js';
 import { authRoutes, clientInfo, setSessionCookie } from './features/auth/auth.routes.js';
 import { userRoutes } from './features/auth/users.routes.js';
+import { accountSecurityRoutes, userSecurityRoutes } from './features/auth/account-security.routes.js';
+import { createAccountSecurityService } from './features/auth/account-security.service.js';
+import { createAccountAdmin } from './features/auth/account-admin.js';
 import { createRegistrationService } from './features/auth/registration.service.js';
 import { inviteRoutes, registrationRoutes } from './features/auth/invites.routes.js';
 import { isLocalAddress } from './lib/address-class.js';
@@ -200,6 +203,16 @@ function apiRoutes(
     log: deps.log,
     now: deps.now,
   });
+  // Re-authentication, /2fa-test, recovery codes, session lists, disabling accounts (issue 18).
+  const accountSecurity = createAccountSecurityService({
+    db: deps.db,
+    sessions: deps.sessions,
+    secrets: deps.secrets,
+    auth,
+    audit,
+    now: deps.now,
+  });
+  const accountAdmin = createAccountAdmin(deps.db, deps.now);
   const passwordResets = createPasswordResetService({
     db: deps.db,
     log: deps.log,
@@ -421,8 +434,10 @@ function apiRoutes(
     )
     .route('/auth', authRoutes(auth, { trustProxy: deps.env.NEXUS_TRUST_PROXY }))
     .route('/invites', inviteRoutes(registration, inviteOptions))
+    .route('/auth', accountSecurityRoutes(accountSecurity, { trustProxy, now: deps.now }))
     .route('/users', userRoutes(auth))
     .route('/audit', auditRoutes(auditRows, deps.now))
+    .route('/users', userSecurityRoutes(accountSecurity, accountAdmin, audit, { trustProxy, now: deps.now }))
     .route('/live', liveRoutes({ live: deps.live, stillSignedIn: (t) => deps.sessions.validate(t) !== null }))
     .route('/nexus', nexusStatusRoutes(metrics))
     .route('/system', systemRoutes(metrics))

@@ -104,7 +104,7 @@ test('enrol a passkey, sign out, sign in with it, delete it after re-authenticat
   await expect(rows.first()).toContainText('last used');
   await rows.first().getByRole('button', { name: 'Delete Work laptop' }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
-  const confirm = page.getByRole('dialog', { name: 'Confirm it’s you' });
+  const confirm = page.getByRole('dialog', { name: 'Confirm it is you' });
   await expect(confirm).toBeVisible();
   await confirm.getByRole('button', { name: 'Use a passkey' }).click();
   await expect(toast(page, 'Passkey deleted')).toBeVisible();

@@ -8,7 +8,7 @@ import { TEST_PASSWORD, createInvite, rememberOwner, signUp, uniqueEmail } from 
 import { Client } from '../support/http.js';
 
 const SESSION_COOKIE = 'nexus_session';
-const PUBLIC_USER_KEYS = ['createdAt', 'email', 'id', 'name', 'role', 'twoFactorEnabled'];
+const PUBLIC_USER_KEYS = ['createdAt', 'disabled', 'email', 'id', 'name', 'role', 'twoFactorEnabled'];
 
 let agent: RunningAgent;
 /** Every password this file sends, to prove none of them reaches a log line or the database. */

@@ -8,7 +8,7 @@ import { Client } from '../support/http.js';
 import { totpAt } from '../support/totp.js';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
-const PUBLIC_USER_KEYS = ['createdAt', 'email', 'id', 'name', 'role', 'twoFactorEnabled'];
+const PUBLIC_USER_KEYS = ['createdAt', 'disabled', 'email', 'id', 'name', 'role', 'twoFactorEnabled'];
 
 let agent: RunningAgent;
 /** The first account: superadmin. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secondFactorCodeSchema } from './second-factor.js';
 
 export const ROLES = ['user', 'admin', 'superadmin'] as const;
 export const roleSchema = z.enum(ROLES);
@@ -24,7 +25,8 @@ export const loginInputSchema = z.object({
   email,
   password: z.string().min(1, 'Password is required').max(PASSWORD_MAX_LENGTH),
   /** An empty or null code means "not given yet", as a form with an empty field would send it. */
-  totpCode: z.union([totpCode, z.literal('')]).nullish(),
+  /** Or one of the account's recovery codes (contract/second-factor.ts). */
+  totpCode: z.union([secondFactorCodeSchema, z.literal('')]).nullish(),
   rememberMe: z.boolean().optional().default(false),
 });
 export type LoginInput = z.input<typeof loginInputSchema>;
@@ -65,6 +67,8 @@ export const publicUserSchema = z.object({
   role: roleSchema,
   twoFactorEnabled: z.boolean(),
   createdAt: z.string(),
+  /** An admin disabled the account: it cannot sign in. */
+  disabled: z.boolean(),
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 

@@ -24,3 +24,5 @@ export * from './audit.js';
 export * from './phones.js';
 export * from './onboarding.js';
 export * from './passkeys.js';
+export * from './account-security.js';
+export * from './second-factor.js';

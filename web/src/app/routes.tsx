@@ -152,10 +152,7 @@ export const screens = {
     'Tokenization Demo',
     async () => (await import('@/features/llm')).TokenizationPage,
   ),
-  twoFactorTest: todo(
-    '2FA Test',
-    "Check that your authenticator app's codes are accepted before you rely on them.",
-  ),
+  twoFactorTest: screen('2FA Test', async () => (await import('@/features/account')).TwoFactorTestPage),
   phoneAdmin: screen('Phone Admin', async () => (await import('@/features/phones')).PhoneAdminPage),
   pair: screen('Pair a Phone', async () => (await import('@/features/phones')).PairPage),
   userManagement: screen(

@@ -134,12 +134,13 @@ export function createAuthRepository(db: Db, now: () => number = Date.now) {
         (tx) => {
           const target = tx.select().from(users).where(eq(users.id, id)).get();
           if (!target) throw notFound('No such user');
+          // A disabled superadmin cannot sign in, so it does not count as another one.
           if (target.role === 'superadmin' && role !== 'superadmin') {
             const others =
               tx
                 .select({ n: count() })
                 .from(users)
-                .where(and(eq(users.role, 'superadmin'), ne(users.id, id)))
+                .where(and(eq(users.role, 'superadmin'), ne(users.id, id), isNull(users.disabledAt)))
                 .get()?.n ?? 0;
             if (others === 0)
               throw conflict('This is the last superadmin: make another account superadmin first');
@@ -161,7 +162,7 @@ export function createAuthRepository(db: Db, now: () => number = Date.now) {
               tx
                 .select({ n: count() })
                 .from(users)
-                .where(and(eq(users.role, 'superadmin'), ne(users.id, id)))
+                .where(and(eq(users.role, 'superadmin'), ne(users.id, id), isNull(users.disabledAt)))
                 .get()?.n ?? 0;
             if (others === 0) throw conflict('The last superadmin cannot be deleted');
           }

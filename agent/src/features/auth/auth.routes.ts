@@ -10,7 +10,11 @@ import {
   type PublicUser,
 } from '../../contract/auth.js';
 import type { AppEnv } from '../../http/app-env.js';
-import { requireUser } from '../../http/guards.js';
+import { requireRecentAuth, requireUser } from '../../http/guards.js';
+import {
+  disableTwoFactorInputSchema,
+  type EnableTwoFactorResponse,
+} from '../../contract/account-security.js';
 import { clientAddress, isSecureRequest } from '../../http/request-info.js';
 import { validate } from '../../http/validate.js';
 import { toPublicUser, type AuthService, type ClientInfo } from './auth.service.js';
@@ -73,18 +77,30 @@ export function authRoutes(auth: AuthService, { trustProxy }: AuthRouteOptions) 
         clearSessionCookie(c, trustProxy);
         return c.json({ ok: true }, 200);
       })
-      .put('/password', requireUser, validate('json', changePasswordInputSchema), async (c) => {
-        await auth.changePassword(c.get('user'), c.req.valid('json'), c.get('sessionToken') ?? '');
-        return c.json({ ok: true }, 200);
-      })
+      .put(
+        '/password',
+        requireUser,
+        requireRecentAuth(),
+        validate('json', changePasswordInputSchema),
+        async (c) => {
+          await auth.changePassword(c.get('user'), c.req.valid('json'), c.get('sessionToken') ?? '');
+          return c.json({ ok: true }, 200);
+        },
+      )
       .post('/2fa/setup', requireUser, (c) => c.json(auth.setupTwoFactor(c.get('user')), 200))
       .post('/2fa/enable', requireUser, validate('json', totpCodeInputSchema), async (c) => {
-        const user = await auth.enableTwoFactor(c.get('user'), c.req.valid('json').code);
-        return c.json({ user: toPublicUser(user) } satisfies AuthResponse, 200);
+        const { user, recoveryCodes } = await auth.enableTwoFactor(c.get('user'), c.req.valid('json').code);
+        return c.json({ user: toPublicUser(user), recoveryCodes } satisfies EnableTwoFactorResponse, 200);
       })
-      .post('/2fa/disable', requireUser, validate('json', totpCodeInputSchema), async (c) => {
-        const user = await auth.disableTwoFactor(c.get('user'), c.req.valid('json').code);
-        return c.json({ user: toPublicUser(user) } satisfies AuthResponse, 200);
-      })
+      .post(
+        '/2fa/disable',
+        requireUser,
+        requireRecentAuth(),
+        validate('json', disableTwoFactorInputSchema),
+        async (c) => {
+          const user = await auth.disableTwoFactor(c.get('user'), c.req.valid('json').code);
+          return c.json({ user: toPublicUser(user) } satisfies AuthResponse, 200);
+        },
+      )
   );
 }

@@ -11,6 +11,8 @@ import {
   type TwoFactorSetup,
 } from '../../contract/auth.js';
 import { LOCAL_ONLY_MESSAGE, REGISTRATION_CLOSED_MESSAGE } from '../../contract/invites.js';
+import { ACCOUNT_DISABLED_MESSAGE } from '../../contract/account-security.js';
+import { isRecoveryCodeShape } from '../../contract/second-factor.js';
 import type { AuditLog } from '../audit/audit.service.js';
 import type { Db } from '../../db/client.js';
 import { isLocalAddress } from '../../lib/address-class.js';
@@ -42,6 +44,8 @@ import {
 } from './password.js';
 import type { CreatedSession, SessionService, SessionUser } from './session.service.js';
 import { checkTotp, newTotpSecret, totpUri } from './totp.js';
+import { createRecoveryCodeStore } from './recovery-codes.js';
+import { assertMayManage } from './account-admin.js';
 
 export interface AuthServiceDeps {
   db: Db;
@@ -70,7 +74,8 @@ export interface ClientInfo {
 export const INVALID_TOTP_MESSAGE = 'Invalid 2FA code';
 export const REPLAYED_TOTP_MESSAGE = 'This 2FA code was already used: wait for the next one';
 
-type UserLike = Pick<UserRow, 'id' | 'name' | 'email' | 'role' | 'totpEnabled' | 'createdAt'> | SessionUser;
+type UserLike =
+  Pick<UserRow, 'id' | 'name' | 'email' | 'role' | 'totpEnabled' | 'createdAt' | 'disabledAt'> | SessionUser;
 
 /** What any endpoint may say about an account: never the hash, never the TOTP secret. */
 export function toPublicUser(user: UserLike): PublicUser {
@@ -81,12 +86,15 @@ export function toPublicUser(user: UserLike): PublicUser {
     role: user.role,
     twoFactorEnabled: user.totpEnabled,
     createdAt: user.createdAt.toISOString(),
+    // A session's user is never disabled: disabling deletes its sessions.
+    disabled: 'disabledAt' in user ? user.disabledAt !== null : false,
   };
 }
 
 export function createAuthService(deps: AuthServiceDeps) {
   const now = deps.now ?? Date.now;
   const repo = createAuthRepository(deps.db, now);
+  const recoveryCodes = createRecoveryCodeStore(deps.db, now);
   const throttles = createAuthThrottles(deps.limits, now);
   const { sessions, secrets, log } = deps;
   primeDummyHash().catch((error: unknown) =>
@@ -144,8 +152,22 @@ export function createAuthService(deps: AuthServiceDeps) {
 
   type TotpOutcome = 'ok' | 'invalid' | 'replayed';
 
-  /** Checks a code of an enabled account and consumes its time step. */
-  const consumeTotp = async (user: UserRow, code: string): Promise<TotpOutcome> => {
+  /**
+   * Checks a code of an enabled account and consumes its time step; a recovery code (the other
+   * shape) is spent instead, once, and recorded.
+   */
+  const consumeTotp = async (user: UserRow, code: string, client?: ClientInfo): Promise<TotpOutcome> => {
+    if (isRecoveryCodeShape(code)) {
+      if (!recoveryCodes.consume(user.id, code)) return 'invalid';
+      deps.audit?.record({
+        type: 'recovery_code_used',
+        actor: user,
+        ipAddress: client?.address,
+        userAgent: client?.userAgent,
+        details: { remaining: recoveryCodes.remaining(user.id) },
+      });
+      return 'ok';
+    }
     if (!user.totpSecretSealed) return 'invalid';
     const result = await checkTotp(secrets.open(user.totpSecretSealed), code, user.totpLastStep, now());
     if (!result.ok) return result.reason;
@@ -171,6 +193,7 @@ export function createAuthService(deps: AuthServiceDeps) {
 
   return {
     throttles,
+    recoveryCodes,
 
     /** `onlyIfFirst`: the setup wizard's owner account, refused (409) once any account exists. */
     async register(input: RegisterInput, client: ClientInfo, opts: { onlyIfFirst?: boolean } = {}) {
@@ -266,12 +289,18 @@ export function createAuthService(deps: AuthServiceDeps) {
           throttles.loginPerAddress.forgive(client.address);
           throw unauthorized(TWO_FACTOR_REQUIRED_MESSAGE);
         }
-        const outcome = await consumeTotp(user, input.totpCode);
+        const outcome = await consumeTotp(user, input.totpCode, client);
         if (outcome !== 'ok') {
           log.warn({ userId: user.id, address: client.address, reason: `2fa-${outcome}` }, 'sign-in failed');
           signInRefused('sign_in_failed', accountKey, client, `2fa_${outcome}`, user);
           throw unauthorized(outcome === 'replayed' ? REPLAYED_TOTP_MESSAGE : INVALID_TOTP_MESSAGE);
         }
+      }
+
+      // Told only to whoever knows the password (and code), so it reveals nothing to a stranger.
+      if (user.disabledAt) {
+        log.warn({ userId: user.id, address: client.address, reason: 'disabled' }, 'sign-in failed');
+        throw forbidden(ACCOUNT_DISABLED_MESSAGE);
       }
 
       throttles.loginPerAccount.clear(accountKey);
@@ -325,7 +354,11 @@ export function createAuthService(deps: AuthServiceDeps) {
       return { secret, otpauthUrl: totpUri(secret, user.email) };
     },
 
-    async enableTwoFactor(actor: SessionUser, code: string): Promise<UserRow> {
+    /** Turns 2FA on and returns the ten recovery codes: the only time they are shown. */
+    async enableTwoFactor(
+      actor: SessionUser,
+      code: string,
+    ): Promise<{ user: UserRow; recoveryCodes: string[] }> {
       const user = requireUserRow(actor.id);
       if (user.totpEnabled) throw conflict('Two-factor authentication is already on');
       if (!user.totpSecretSealed) throw conflict('Start two-factor setup first');
@@ -339,9 +372,11 @@ export function createAuthService(deps: AuthServiceDeps) {
         repo.enableTotp(user.id);
         return 'ok';
       });
+      const codes = recoveryCodes.replace(user.id);
+      deps.audit?.record({ type: 'recovery_codes_generated', actor: user, details: { count: codes.length } });
       log.info({ userId: user.id }, 'two-factor authentication turned on');
       deps.audit?.record({ type: 'two_factor_enabled', actor: person(user) });
-      return requireUserRow(user.id);
+      return { user: requireUserRow(user.id), recoveryCodes: codes };
     },
 
     async disableTwoFactor(actor: SessionUser, code: string): Promise<UserRow> {
@@ -350,11 +385,14 @@ export function createAuthService(deps: AuthServiceDeps) {
       // As for enabling: a signed-in request proving possession; a code just used to sign in is fine.
       const sealed = user.totpSecretSealed;
       await withTwoFactorGuard(user.id, async () => {
+        // Whoever lost the phone turns 2FA off with a recovery code (spent like at sign-in).
+        if (isRecoveryCodeShape(code)) return consumeTotp(user, code);
         if (!sealed) return 'invalid';
         const result = await checkTotp(secrets.open(sealed), code, null, now());
         return result.ok ? 'ok' : 'invalid';
       });
       repo.disableTotp(user.id);
+      recoveryCodes.removeAll(user.id);
       log.info({ userId: user.id }, 'two-factor authentication turned off');
       deps.audit?.record({ type: 'two_factor_disabled', actor: person(user) });
       return requireUserRow(user.id);
@@ -378,6 +416,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (actor.role !== 'superadmin' && (target.role === 'superadmin' || role === 'superadmin')) {
         throw forbidden('Only a superadmin can grant or remove the superadmin role');
       }
+      assertMayManage(actor, target, role);
       const updated = repo.setRole(id, role);
       log.info({ actorId: actor.id, userId: id, from: target.role, to: role }, 'role changed');
       deps.audit?.record({
@@ -395,6 +434,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (actor.role !== 'superadmin' && target.role === 'superadmin') {
         throw forbidden('Only a superadmin can delete a superadmin');
       }
+      assertMayManage(actor, target);
       repo.delete(id);
       log.info({ actorId: actor.id, userId: id }, 'account deleted');
       deps.audit?.record({
@@ -434,6 +474,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       const user = repo.findByEmail(email);
       if (!user) throw notFound(`No account with the email ${email}`);
       repo.disableTotp(user.id);
+      recoveryCodes.removeAll(user.id);
       return requireUserRow(user.id);
     },
   };

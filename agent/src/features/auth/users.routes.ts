@@ -6,7 +6,7 @@ import {
   type UserList,
 } from '../../contract/auth.js';
 import type { AppEnv } from '../../http/app-env.js';
-import { requireAdmin } from '../../http/guards.js';
+import { requireAdmin, requireRecentAuth } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
 import { toPublicUser, type AuthService } from './auth.service.js';
 
@@ -18,11 +18,17 @@ export function userRoutes(auth: AuthService) {
   return new Hono<AppEnv>()
     .use(requireAdmin)
     .get('/', (c) => c.json({ users: auth.listUsers().map(toPublicUser) } satisfies UserList))
-    .patch('/:id', validate('param', userIdParamSchema), validate('json', updateUserInputSchema), (c) => {
-      const user = auth.changeRole(c.get('user'), c.req.valid('param').id, c.req.valid('json').role);
-      return c.json({ user: toPublicUser(user) } satisfies AuthResponse, 200);
-    })
-    .delete('/:id', validate('param', userIdParamSchema), (c) => {
+    .patch(
+      '/:id',
+      requireRecentAuth(),
+      validate('param', userIdParamSchema),
+      validate('json', updateUserInputSchema),
+      (c) => {
+        const user = auth.changeRole(c.get('user'), c.req.valid('param').id, c.req.valid('json').role);
+        return c.json({ user: toPublicUser(user) } satisfies AuthResponse, 200);
+      },
+    )
+    .delete('/:id', requireRecentAuth(), validate('param', userIdParamSchema), (c) => {
       auth.deleteUser(c.get('user'), c.req.valid('param').id);
       return c.json({ ok: true }, 200);
     });

@@ -8,15 +8,18 @@ import {
 } from '@nexus/agent/contract';
 import { authUserQueryKey } from '@/features/auth';
 import { apiJson } from '@/lib/request';
+import { enableTwoFactorResponseSchema } from '@nexus/agent/contract';
+import { useReauth } from './reauth/reauth';
 
 export const PASSWORD_API = '/api/auth/password';
 export const TWO_FACTOR_API = '/api/auth/2fa';
 
 /** The agent keeps this session and signs every other session of the account out. */
 export function useChangePassword() {
+  const reauth = useReauth();
   return useMutation({
     mutationFn: async (input: ChangePasswordInput) => {
-      await apiJson('PUT', PASSWORD_API, input);
+      await reauth(() => apiJson('PUT', PASSWORD_API, input));
     },
   });
 }
@@ -33,9 +36,12 @@ export function useSetupTwoFactor() {
 
 function useTwoFactorChange(action: 'enable' | 'disable') {
   const queryClient = useQueryClient();
+  const reauth = useReauth();
   return useMutation({
+    // Turning it off needs a recent password: the dialog asks, then this runs again.
     mutationFn: async (input: TotpCodeInput): Promise<PublicUser> =>
-      authResponseSchema.parse(await apiJson('POST', `${TWO_FACTOR_API}/${action}`, input)).user,
+      authResponseSchema.parse(await reauth(() => apiJson('POST', `${TWO_FACTOR_API}/${action}`, input)))
+        .user,
     onSuccess: async (user) => {
       // The answer already holds the new state: show it at once, then let the user check confirm it
       // (the app shell and every other screen read the same query).
@@ -45,5 +51,16 @@ function useTwoFactorChange(action: 'enable' | 'disable') {
   });
 }
 
-export const useEnableTwoFactor = () => useTwoFactorChange('enable');
+/** Turns 2FA on; the answer carries the ten recovery codes, shown once. */
+export function useEnableTwoFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: TotpCodeInput) =>
+      enableTwoFactorResponseSchema.parse(await apiJson('POST', `${TWO_FACTOR_API}/enable`, input)),
+    onSuccess: async ({ user }) => {
+      queryClient.setQueryData(authUserQueryKey, user);
+      await queryClient.invalidateQueries({ queryKey: authUserQueryKey });
+    },
+  });
+}
 export const useDisableTwoFactor = () => useTwoFactorChange('disable');

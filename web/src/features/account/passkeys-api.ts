@@ -96,12 +96,15 @@ export function useRenamePasskey() {
   });
 }
 
-/** Needs a recent password or passkey proof: a 401 reauth_required comes back as the error. */
-export function useDeletePasskey() {
+/**
+ * Needs a recent password or passkey proof: `run` (useReauth's) asks for one when the agent answers
+ * reauth_required and deletes again.
+ */
+export function useDeletePasskey(run: <T>(action: () => Promise<T>) => Promise<T> = (action) => action()) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (id: number) => {
-      await apiJson('DELETE', `${PASSKEYS_API}/${id}`);
+      await run(() => apiJson('DELETE', `${PASSKEYS_API}/${id}`));
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: passkeysQueryKey }),
   });

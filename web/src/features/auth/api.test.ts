@@ -9,6 +9,7 @@ const user = {
   role: 'superadmin',
   twoFactorEnabled: false,
   createdAt: '2025-01-01T00:00:00.000Z',
+  disabled: false,
 };
 
 function answer(status: number, body: unknown) {

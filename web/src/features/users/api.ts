@@ -12,6 +12,8 @@ import {
   type Role,
   type UpdateUserInput,
 } from '@nexus/agent/contract';
+import { sessionListSchema } from '@nexus/agent/contract';
+import { useReauth } from '@/features/account';
 import { apiJson, apiRequest } from '@/lib/request';
 
 export const USERS_API = '/api/users';
@@ -35,12 +37,15 @@ function useInvalidateUsers() {
 // Both mutations refetch whether they succeed or not: a refusal usually means the list was stale
 // (someone else changed or deleted the account meanwhile), and the fresh list shows why.
 
+// Role changes, deletions and disabling need a recent password: useReauth asks and runs them again.
+
 export function useChangeRole() {
   const invalidate = useInvalidateUsers();
+  const reauth = useReauth();
   return useMutation({
     mutationFn: async ({ id, role }: { id: number; role: Role }): Promise<PublicUser> =>
       authResponseSchema.parse(
-        await apiJson('PATCH', `${USERS_API}/${id}`, { role } satisfies UpdateUserInput),
+        await reauth(() => apiJson('PATCH', `${USERS_API}/${id}`, { role } satisfies UpdateUserInput)),
       ).user,
     onSettled: invalidate,
   });
@@ -48,9 +53,38 @@ export function useChangeRole() {
 
 export function useDeleteUser() {
   const invalidate = useInvalidateUsers();
+  const reauth = useReauth();
   return useMutation({
-    mutationFn: async (id: number) => apiRequest('DELETE', `${USERS_API}/${id}`),
+    mutationFn: async (id: number) => reauth(() => apiRequest('DELETE', `${USERS_API}/${id}`)),
     onSettled: invalidate,
+  });
+}
+
+/** Disabling signs the account out everywhere at once; enabling lets it sign in again. */
+export function useSetDisabled() {
+  const invalidate = useInvalidateUsers();
+  const reauth = useReauth();
+  return useMutation({
+    mutationFn: async ({ id, disabled }: { id: number; disabled: boolean }): Promise<PublicUser> =>
+      authResponseSchema.parse(
+        await reauth(() => apiJson('POST', `${USERS_API}/${id}/${disabled ? 'disable' : 'enable'}`)),
+      ).user,
+    onSettled: invalidate,
+  });
+}
+
+export const userSessionsQueryOptions = (id: number) =>
+  queryOptions({
+    queryKey: [USERS_API, id, 'sessions'],
+    queryFn: async () =>
+      sessionListSchema.parse(await apiJson('GET', `${USERS_API}/${id}/sessions`)).sessions,
+  });
+
+export function useRevokeUserSession(id: number) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (sid: string) => apiRequest('DELETE', `${USERS_API}/${id}/sessions/${sid}`),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: [USERS_API, id, 'sessions'] }),
   });
 }
 

@@ -6,8 +6,10 @@ import { PasskeysCard } from './passkeys-card';
 import { PasswordCard } from './password-card';
 import { ProfileCard } from './profile-card';
 import { TwoFactorCard } from './two-factor-card';
+import { SessionsCard } from './sessions-card';
+import { ReauthProvider } from '../reauth/reauth';
 
-/** /settings: who you are on this hub, your password, your second factor and your passkeys. */
+/** /settings: who you are on this hub, your password, your second factor, your passkeys and where you are signed in. */
 export function AccountSettingsPage() {
   const { user, error } = useAuth();
 
@@ -34,12 +36,14 @@ export function AccountSettingsPage() {
           <Skeleton className="h-40 w-full" />
         </div>
       ) : (
-        <>
+        // Sensitive changes ask for the password again when the last proof is over 5 minutes old.
+        <ReauthProvider>
           <ProfileCard user={user} />
           <PasswordCard user={user} />
           <TwoFactorCard user={user} />
           <PasskeysCard compact />
-        </>
+          <SessionsCard />
+        </ReauthProvider>
       )}
     </div>
   );

@@ -1,4 +1,5 @@
 import { Fingerprint, KeyRound, Smartphone } from 'lucide-react';
+import { ReauthProvider } from '../reauth/reauth';
 import { PasskeysCard } from './passkeys-card';
 
 const points = [
@@ -40,7 +41,10 @@ export function EnrollPasskeyPage() {
           </li>
         ))}
       </ul>
-      <PasskeysCard />
+      {/* Deleting a passkey may ask for the password first. */}
+      <ReauthProvider>
+        <PasskeysCard />
+      </ReauthProvider>
     </div>
   );
 }

@@ -23,7 +23,7 @@ import {
   useDeletePasskey,
   useRenamePasskey,
 } from '../passkeys-api';
-import { ReauthDialog } from './reauth-dialog';
+import { useReauth } from '../reauth/reauth';
 
 const formatDate = (iso: string) =>
   new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
@@ -37,9 +37,8 @@ export function PasskeysCard({ compact = false }: { compact?: boolean }) {
   const id = useId();
   const list = useQuery(passkeysQueryOptions());
   const add = useAddPasskey();
-  const remove = useDeletePasskey();
+  const remove = useDeletePasskey(useReauth());
   const [name, setName] = useState('');
-  const [reauthFor, setReauthFor] = useState<Passkey | null>(null);
   const supported = passkeysSupported();
 
   const submitAdd = (event: FormEvent) => {
@@ -65,10 +64,8 @@ export function PasskeysCard({ compact = false }: { compact?: boolean }) {
       onSuccess: () =>
         toast({ title: 'Passkey deleted', description: `“${passkey.name}” no longer signs you in.` }),
       onError: (error) => {
-        if (isReauthRequired(error)) {
-          setReauthFor(passkey);
-          return;
-        }
+        // Cancelling the password prompt is not a failure worth a toast.
+        if (isReauthRequired(error)) return;
         toast({
           title: 'Could not delete the passkey',
           description: errorMessage(error),
@@ -156,18 +153,6 @@ export function PasskeysCard({ compact = false }: { compact?: boolean }) {
           </ul>
         )}
       </CardContent>
-      <ReauthDialog
-        open={reauthFor !== null}
-        onOpenChange={(open) => {
-          if (!open) setReauthFor(null);
-        }}
-        offerPasskey={passkeys.length > 0 && supported}
-        onConfirmed={() => {
-          const passkey = reauthFor;
-          setReauthFor(null);
-          if (passkey) deletePasskey(passkey);
-        }}
-      />
     </Card>
   );
 }

@@ -11,6 +11,7 @@ import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
 import { useDisableTwoFactor, useEnableTwoFactor, useSetupTwoFactor } from '../api';
 import { QrCode } from './qr-code';
+import { FreshRecoveryCodes, RecoveryCodesStatus } from './recovery-codes';
 
 type Phase = 'off' | 'enrolling' | 'on';
 
@@ -23,6 +24,8 @@ export function TwoFactorCard({ user }: { user: PublicUser }) {
   const enable = useEnableTwoFactor();
   const disable = useDisableTwoFactor();
   const phase: Phase = user.twoFactorEnabled ? 'on' : setup.data ? 'enrolling' : 'off';
+  // Recovery codes just made (at enrolment or on request): on screen until dismissed, never again.
+  const [freshCodes, setFreshCodes] = useState<string[] | null>(null);
 
   // The control that was pressed disappears with each step; focus goes to the step that replaced
   // it, so keyboard and screen-reader users are not dropped at the top of the page. Not on the
@@ -55,8 +58,9 @@ export function TwoFactorCard({ user }: { user: PublicUser }) {
     enable.mutate(
       { code },
       {
-        onSuccess: () => {
+        onSuccess: ({ recoveryCodes }) => {
           setup.reset();
+          setFreshCodes(recoveryCodes);
           toast({
             title: 'Two-factor authentication enabled',
             description: 'From now on, signing in asks for a code from your authenticator app.',
@@ -70,6 +74,7 @@ export function TwoFactorCard({ user }: { user: PublicUser }) {
       { code },
       {
         onSuccess: () => {
+          setFreshCodes(null);
           toast({
             title: 'Two-factor authentication disabled',
             description: 'Your password alone signs you in now. You can remove the account from the app.',
@@ -97,7 +102,16 @@ export function TwoFactorCard({ user }: { user: PublicUser }) {
       </CardHeader>
       <CardContent>
         {phase === 'on' ? (
-          <DisableForm stepId={stepId} pending={disable.isPending} error={disable.error} onSubmit={turnOff} />
+          <div className="grid gap-5">
+            {freshCodes ? <FreshRecoveryCodes codes={freshCodes} onDone={() => setFreshCodes(null)} /> : null}
+            <DisableForm
+              stepId={stepId}
+              pending={disable.isPending}
+              error={disable.error}
+              onSubmit={turnOff}
+            />
+            <RecoveryCodesStatus onNewCodes={setFreshCodes} />
+          </div>
         ) : phase === 'enrolling' && setup.data ? (
           <EnrolForm
             stepId={stepId}
@@ -229,6 +243,9 @@ function EnrolForm({
 function DisableForm({ stepId, pending, error, onSubmit }: CodeFormProps) {
   const id = useId();
   const [code, setCode] = useState('');
+  // Whoever lost the phone turns 2FA off with one of the recovery codes instead.
+  const [recovery, setRecovery] = useState(false);
+  const ready = recovery ? /^[0-9a-z]{5}-?[0-9a-z]{5}$/i.test(code) : code.length === TOTP_DIGITS;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -243,8 +260,40 @@ function DisableForm({ stepId, pending, error, onSubmit }: CodeFormProps) {
         <AlertDescription>Signing in asks for a code from your authenticator app.</AlertDescription>
       </Alert>
       <form onSubmit={submit} className="grid max-w-xs gap-2" aria-label="Disable two-factor authentication">
-        <p className="text-sm">To turn it off, enter a current code from your authenticator app.</p>
-        <CodeField id={`${id}-code`} value={code} onChange={setCode} />
+        <p className="text-sm">
+          {recovery
+            ? 'To turn it off, enter one of your recovery codes (it is used up).'
+            : 'To turn it off, enter a current code from your authenticator app.'}
+        </p>
+        {recovery ? (
+          <div className="grid gap-1.5">
+            <Label htmlFor={`${id}-recovery`}>Recovery code</Label>
+            <Input
+              id={`${id}-recovery`}
+              autoComplete="off"
+              autoCapitalize="none"
+              spellCheck={false}
+              maxLength={11}
+              placeholder="xxxxx-xxxxx"
+              className="w-48 text-center font-mono"
+              value={code}
+              onChange={(event) => setCode(event.target.value.trim())}
+            />
+          </div>
+        ) : (
+          <CodeField id={`${id}-code`} value={code} onChange={setCode} />
+        )}
+        <Button
+          type="button"
+          variant="link"
+          className="justify-self-start px-0"
+          onClick={() => {
+            setRecovery((on) => !on);
+            setCode('');
+          }}
+        >
+          {recovery ? 'Use a code from your authenticator app' : 'Lost your phone? Use a recovery code'}
+        </Button>
         {error ? (
           <p role="alert" className="text-sm text-destructive">
             {errorMessage(error)}
@@ -254,7 +303,7 @@ function DisableForm({ stepId, pending, error, onSubmit }: CodeFormProps) {
           type="submit"
           variant="destructive"
           className="justify-self-start"
-          disabled={pending || code.length !== TOTP_DIGITS}
+          disabled={pending || !ready}
         >
           {pending ? 'Disabling...' : 'Disable two-factor authentication'}
         </Button>

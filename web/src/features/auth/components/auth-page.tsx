@@ -85,6 +85,8 @@ export function AuthPage() {
   const askInvite = !firstAccount && (mode === 'invite' || invitedWith !== '');
   const [twoFactorStep, setTwoFactorStep] = useState(false);
   const [totpCode, setTotpCode] = useState('');
+  // A lost phone: one of the recovery codes saved at enrolment goes in the same field.
+  const [recoveryCode, setRecoveryCode] = useState(false);
   const totpInput = useRef<HTMLInputElement>(null);
 
   const passkey = usePasskeySignIn(signIn.rememberMe, tab === 'signin' && !twoFactorStep && !user);
@@ -121,7 +123,15 @@ export function AuthPage() {
     );
   };
 
+  const toggleRecoveryCode = () => {
+    setRecoveryCode((on) => !on);
+    setTotpCode('');
+    loginMutation.reset();
+    totpInput.current?.focus();
+  };
+
   const backToSignIn = () => {
+    setRecoveryCode(false);
     setTotpCode('');
     setTwoFactorStep(false);
     loginMutation.reset();
@@ -179,33 +189,56 @@ export function AuthPage() {
                   Two-factor authentication
                 </CardTitle>
                 <CardDescription>
-                  Enter the {TOTP_DIGITS}-digit code from your authenticator app for {signIn.email}.
+                  {recoveryCode
+                    ? `Enter one of the recovery codes you saved for ${signIn.email}. Each works once.`
+                    : `Enter the ${TOTP_DIGITS}-digit code from your authenticator app for ${signIn.email}.`}
                 </CardDescription>
               </CardHeader>
               <form onSubmit={submitTwoFactor} aria-label="Two-factor authentication">
                 <CardContent className="space-y-2">
-                  <Label htmlFor="totp-code">Authentication code</Label>
-                  <Input
-                    ref={totpInput}
-                    id="totp-code"
-                    name="totpCode"
-                    inputMode="numeric"
-                    autoComplete="one-time-code"
-                    maxLength={TOTP_DIGITS}
-                    pattern={`\\d{${TOTP_DIGITS}}`}
-                    title={`${TOTP_DIGITS} digits`}
-                    placeholder="000000"
-                    required
-                    autoFocus
-                    className="h-11 text-center font-mono text-lg tracking-[0.5em]"
-                    value={totpCode}
-                    onChange={(event) => setTotpCode(event.target.value.replace(/\D/g, ''))}
-                  />
+                  <Label htmlFor="totp-code">{recoveryCode ? 'Recovery code' : 'Authentication code'}</Label>
+                  {recoveryCode ? (
+                    <Input
+                      ref={totpInput}
+                      id="totp-code"
+                      name="totpCode"
+                      autoComplete="off"
+                      autoCapitalize="none"
+                      spellCheck={false}
+                      maxLength={11}
+                      placeholder="xxxxx-xxxxx"
+                      required
+                      autoFocus
+                      className="h-11 text-center font-mono text-lg tracking-widest"
+                      value={totpCode}
+                      onChange={(event) => setTotpCode(event.target.value.trim())}
+                    />
+                  ) : (
+                    <Input
+                      ref={totpInput}
+                      id="totp-code"
+                      name="totpCode"
+                      inputMode="numeric"
+                      autoComplete="one-time-code"
+                      maxLength={TOTP_DIGITS}
+                      pattern={`\\d{${TOTP_DIGITS}}`}
+                      title={`${TOTP_DIGITS} digits`}
+                      placeholder="000000"
+                      required
+                      autoFocus
+                      className="h-11 text-center font-mono text-lg tracking-[0.5em]"
+                      value={totpCode}
+                      onChange={(event) => setTotpCode(event.target.value.replace(/\D/g, ''))}
+                    />
+                  )}
                 </CardContent>
                 <CardFooter className="flex-col gap-2">
                   <SubmitButton pending={loginMutation.isPending} pendingLabel="Verifying...">
                     Verify
                   </SubmitButton>
+                  <Button variant="link" className="w-full" onClick={toggleRecoveryCode}>
+                    {recoveryCode ? 'Use a code from your authenticator app' : 'Use a recovery code instead'}
+                  </Button>
                   <Button variant="ghost" className="w-full" onClick={backToSignIn}>
                     Back to Sign In
                   </Button>

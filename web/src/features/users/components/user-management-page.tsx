@@ -7,6 +7,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
+import { ReauthProvider } from '@/features/account';
 import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
 import { usersQueryOptions } from '../api';
@@ -26,11 +27,12 @@ export function UserManagementPage() {
         </p>
       </header>
       {isAdmin && user ? (
-        <>
+        // Role changes, disabling and deleting ask for the password again when the last proof is old.
+        <ReauthProvider>
           <Accounts me={user} />
           <RegistrationModeCard />
           <InvitesCard />
-        </>
+        </ReauthProvider>
       ) : (
         <AdministratorsOnly />
       )}

@@ -1,4 +1,4 @@
-import { Trash2 } from 'lucide-react';
+import { Ban, CircleCheck, Trash2 } from 'lucide-react';
 import { roleSchema, type PublicUser, type Role } from '@nexus/agent/contract';
 import { Badge } from '@/components/ui/badge';
 import { ConfirmButton } from '@/components/ui/confirm';
@@ -6,7 +6,9 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { useChangeRole, useDeleteUser } from '../api';
+import { Button } from '@/components/ui/button';
+import { useChangeRole, useDeleteUser, useSetDisabled } from '../api';
+import { UserSessionsDialog } from './user-sessions-dialog';
 import { permissionsFor, ROLE_LABELS } from '../rules';
 
 /** A change the agent refused, with its reason, kept on screen until the next attempt. */
@@ -30,10 +32,33 @@ export function UsersTable({
 }) {
   const changeRole = useChangeRole();
   const remove = useDeleteUser();
-  const superadmins = users.filter((u) => u.role === 'superadmin').length;
+  const setDisabled = useSetDisabled();
+  // A disabled superadmin cannot sign in, so it does not count as another one (the agent's rule).
+  const superadmins = users.filter((u) => u.role === 'superadmin' && !u.disabled).length;
   const busy = (u: PublicUser) =>
     (changeRole.isPending && changeRole.variables?.id === u.id) ||
-    (remove.isPending && remove.variables === u.id);
+    (remove.isPending && remove.variables === u.id) ||
+    (setDisabled.isPending && setDisabled.variables?.id === u.id);
+
+  function toggleDisabled(target: PublicUser) {
+    onAttempt();
+    const disabled = !target.disabled;
+    setDisabled.mutate(
+      { id: target.id, disabled },
+      {
+        onSuccess: (updated) =>
+          toast({
+            title: disabled ? `${updated.name}'s account disabled` : `${updated.name}'s account enabled`,
+            description: disabled ? 'They were signed out everywhere and cannot sign in.' : undefined,
+          }),
+        onError: (error) =>
+          onRefused({
+            title: `Could not ${disabled ? 'disable' : 'enable'} ${target.name}`,
+            message: errorMessage(error) ?? 'The hub did not say why.',
+          }),
+      },
+    );
+  }
 
   function setRole(target: PublicUser, role: Role) {
     onAttempt();
@@ -87,6 +112,11 @@ export function UsersTable({
                     You
                   </Badge>
                 )}
+                {u.disabled && (
+                  <Badge variant="destructive" className="ml-2" data-testid="account-disabled">
+                    Disabled
+                  </Badge>
+                )}
               </TableCell>
               <TableCell className="max-w-64 truncate" title={u.email}>
                 {u.email}
@@ -131,7 +161,36 @@ export function UsersTable({
               <TableCell className="whitespace-nowrap">
                 <time dateTime={u.createdAt}>{createdFormat.format(new Date(u.createdAt))}</time>
               </TableCell>
-              <TableCell className="text-right">
+              <TableCell className="text-right whitespace-nowrap">
+                <UserSessionsDialog user={u} />
+                {u.disabled ? (
+                  <Button
+                    variant="ghost"
+                    size="icon"
+                    aria-label={`Enable ${u.name}`}
+                    title={locked ?? `Enable ${u.name}`}
+                    disabled={locked !== null || busy(u)}
+                    onClick={() => toggleDisabled(u)}
+                  >
+                    <CircleCheck aria-hidden="true" />
+                  </Button>
+                ) : (
+                  <ConfirmButton
+                    destructive
+                    variant="ghost"
+                    size="icon"
+                    aria-label={`Disable ${u.name}`}
+                    aria-describedby={locked ? lockedId : undefined}
+                    title={locked ?? `Disable ${u.name}`}
+                    disabled={locked !== null || busy(u)}
+                    question={`Disable ${u.name}'s account?`}
+                    description={`${u.email} is signed out everywhere at once and cannot sign in until an admin enables the account again. Nothing is deleted.`}
+                    confirmLabel="Disable account"
+                    onConfirm={() => toggleDisabled(u)}
+                  >
+                    <Ban aria-hidden="true" />
+                  </ConfirmButton>
+                )}
                 <ConfirmButton
                   destructive
                   variant="ghost"
