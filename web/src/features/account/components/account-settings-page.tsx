@@ -1,3 +1,4 @@
+import { Link } from 'wouter';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/features/auth';
@@ -18,7 +19,16 @@ export function AccountSettingsPage() {
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">Account Settings</h1>
         <p className="text-sm text-muted-foreground">
-          Your profile, your password, two-factor authentication and passkeys for signing in to this hub.
+          Your profile, your password, two-factor authentication and passkeys for signing in to this hub. To
+          sign a phone in without typing the password, pair it on{' '}
+          <Link href="/phone-admin" className="underline underline-offset-4">
+            Phone Admin
+          </Link>
+          ; what is left to set up on this hub is on the{' '}
+          <Link href="/onboarding" className="underline underline-offset-4">
+            onboarding checklist
+          </Link>
+          .
         </p>
       </header>
 

@@ -24,6 +24,16 @@ export function UserManagementPage() {
         <p className="text-sm text-muted-foreground">
           The accounts on this hub and their roles. Admins manage users and other admins; only a Super Admin
           grants, removes or changes the Super Admin role.
+          {isAdmin ? (
+            <>
+              {' '}
+              Sign-ins and every other security event are in the{' '}
+              <Link href="/auth-dashboard" className="underline underline-offset-4">
+                security log
+              </Link>
+              .
+            </>
+          ) : null}
         </p>
       </header>
       {isAdmin && user ? (
