@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import { Link } from 'wouter';
@@ -10,12 +10,12 @@ import {
   RefreshCw,
   ScrollText,
   ShieldAlert,
-  type LucideIcon,
 } from 'lucide-react';
 import { AUDIT_EVENT_TYPES, type AuditEvent, type AuditEventType } from '@nexus/agent/contract';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { Panel } from '@/components/ui/panel';
+import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
@@ -116,41 +116,6 @@ function AdministratorsOnly() {
   );
 }
 
-function Section({
-  title,
-  description,
-  icon: Icon,
-  actions,
-  children,
-}: {
-  title: string;
-  description?: ReactNode;
-  icon: LucideIcon;
-  actions?: ReactNode;
-  children: ReactNode;
-}) {
-  const headingId = useId();
-  return (
-    <Card role="region" aria-labelledby={headingId} className="flex min-w-0 flex-col">
-      <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 space-y-0 pb-4">
-        <div className="flex min-w-0 items-start gap-2">
-          <span className="grid size-8 shrink-0 place-items-center rounded-lg bg-primary/10 text-primary">
-            <Icon aria-hidden="true" className="size-4" />
-          </span>
-          <div className="min-w-0">
-            <h2 id={headingId} className="leading-8 font-semibold tracking-tight">
-              {title}
-            </h2>
-            {description ? <CardDescription>{description}</CardDescription> : null}
-          </div>
-        </div>
-        {actions}
-      </CardHeader>
-      <CardContent className="flex flex-1 flex-col gap-4">{children}</CardContent>
-    </Card>
-  );
-}
-
 function LoadError({ what, error, onRetry }: { what: string; error: Error; onRetry: () => void }) {
   return (
     <div role="alert" className="flex flex-col items-start gap-3 text-sm">
@@ -199,21 +164,21 @@ function Activity() {
 
   if (summary.isPending) {
     return (
-      <Section title="Sign-ins per day" icon={BarChart3} actions={period}>
+      <Panel title="Sign-ins per day" icon={BarChart3} actions={period}>
         <div className="grid gap-4 sm:grid-cols-4">
           {Array.from({ length: 4 }, (_, i) => (
             <Skeleton key={i} className="h-20" />
           ))}
         </div>
         <RowsSkeleton rows={6} label="Loading sign-in activity" />
-      </Section>
+      </Panel>
     );
   }
   if (summary.error) {
     return (
-      <Section title="Sign-ins per day" icon={BarChart3} actions={period}>
+      <Panel title="Sign-ins per day" icon={BarChart3} actions={period}>
         <LoadError what="the sign-in activity" error={summary.error} onRetry={() => void summary.refetch()} />
-      </Section>
+      </Panel>
     );
   }
   const { totals, signInsPerDay, failuresByAddress } = summary.data;
@@ -228,7 +193,7 @@ function Activity() {
       </dl>
       <div className="grid gap-4 lg:grid-cols-3">
         <div className="lg:col-span-2">
-          <Section
+          <Panel
             title="Sign-ins per day"
             icon={BarChart3}
             description="Successful and failed sign-ins, by UTC day."
@@ -255,9 +220,9 @@ function Activity() {
                 </BarChart>
               </div>
             )}
-          </Section>
+          </Panel>
         </div>
-        <Section title="Failures by address" icon={ShieldAlert} description="Failed or throttled sign-ins.">
+        <Panel title="Failures by address" icon={ShieldAlert} description="Failed or throttled sign-ins.">
           {failuresByAddress.length === 0 ? (
             <p className="text-sm text-muted-foreground">No failed sign-ins in this period.</p>
           ) : (
@@ -278,7 +243,7 @@ function Activity() {
               </TableBody>
             </Table>
           )}
-        </Section>
+        </Panel>
       </div>
     </>
   );
@@ -310,7 +275,7 @@ function EventLog() {
   };
 
   return (
-    <Section
+    <Panel
       title="Security events"
       icon={ScrollText}
       description="Newest first."
@@ -410,7 +375,7 @@ function EventLog() {
           ) : null}
         </>
       )}
-    </Section>
+    </Panel>
   );
 }
 
