@@ -17,7 +17,7 @@ import { SATELLITES_API, satellitesQueryOptions } from '../api';
 import { AddSatelliteDialog } from './add-satellite-dialog';
 import { SatelliteActions } from './satellite-actions';
 import { STATUS_PILL, formatAgo, isWeakSignal } from './satellite-format';
-import { SatelliteListStates } from './satellite-list-states';
+import { ReportingSummary, SatelliteListStates } from './satellite-list-states';
 import { TokenReveal } from './token-reveal';
 
 const HEARTBEAT_SECONDS = SATELLITE_HEARTBEAT_INTERVAL_MS / 1000;
@@ -117,14 +117,10 @@ function SatelliteTable({
   isAdmin: boolean;
   onTokenIssued: (issued: SatelliteWithToken) => void;
 }) {
-  const online = satellites.filter((s) => s.status !== 'offline').length;
   return (
     <Card>
       <CardContent className="grid gap-3 p-4">
-        <p className="text-sm text-muted-foreground">
-          {online} of {satellites.length} reporting · checked at{' '}
-          <time dateTime={new Date(checkedAt).toISOString()}>{new Date(checkedAt).toLocaleTimeString()}</time>
-        </p>
+        <ReportingSummary satellites={satellites} checkedAt={checkedAt} />
         <Table label="Nexus satellites">
           <TableHeader>
             <TableRow>

@@ -54,3 +54,14 @@ export function SatelliteListStates({
     </>
   );
 }
+
+/** "2 of 3 reporting · checked at 10:42:05": how many of a list answer, as of its last fetch. */
+export function ReportingSummary({ satellites, checkedAt }: { satellites: Satellite[]; checkedAt: number }) {
+  const online = satellites.filter((s) => s.status !== 'offline').length;
+  return (
+    <p className="text-sm text-muted-foreground">
+      {online} of {satellites.length} reporting · checked at{' '}
+      <time dateTime={new Date(checkedAt).toISOString()}>{new Date(checkedAt).toLocaleTimeString()}</time>
+    </p>
+  );
+}

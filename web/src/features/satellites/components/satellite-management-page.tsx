@@ -13,7 +13,7 @@ import { AddSatelliteDialog } from './add-satellite-dialog';
 import { AddWyomingSatelliteDialog } from './add-wyoming-dialog';
 import { STATUS_PILL, formatAgo, isWeakSignal, wakeWordLabel } from './satellite-format';
 import { RemoveSatelliteButton } from './satellite-actions';
-import { SatelliteListStates } from './satellite-list-states';
+import { ReportingSummary, SatelliteListStates } from './satellite-list-states';
 import { SignalChart } from './signal-chart';
 import { SourceBadge } from './source-badge';
 import { SourceNotices } from './source-notices';
@@ -107,14 +107,10 @@ function FleetTable({
   checkedAt: number;
   isAdmin: boolean;
 }) {
-  const online = satellites.filter((s) => s.status !== 'offline').length;
   return (
     <Card>
       <CardContent className="grid gap-3 p-4">
-        <p className="text-sm text-muted-foreground">
-          {online} of {satellites.length} reporting · checked at{' '}
-          <time dateTime={new Date(checkedAt).toISOString()}>{new Date(checkedAt).toLocaleTimeString()}</time>
-        </p>
+        <ReportingSummary satellites={satellites} checkedAt={checkedAt} />
         <Table label="Satellites">
           <TableHeader>
             <TableRow>
