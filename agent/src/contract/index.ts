@@ -26,3 +26,5 @@ export * from './onboarding.js';
 export * from './passkeys.js';
 export * from './account-security.js';
 export * from './second-factor.js';
+export * from './backups.js';
+export * from './docker-updates.js';
