@@ -66,12 +66,14 @@ describe('/api/notifications', () => {
     expect(res.json.notifications[0]).toEqual({
       id: forOwner,
       level: 'info',
+      category: 'system',
       title: 'For Ada',
       body: 'For Ada body',
       link: '/settings',
       broadcast: false,
       createdAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       readAt: null,
+      deliveries: [],
     });
     expect(res.json.notifications[1]).toMatchObject({
       title: 'Hub updated',

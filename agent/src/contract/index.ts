@@ -28,3 +28,5 @@ export * from './account-security.js';
 export * from './second-factor.js';
 export * from './backups.js';
 export * from './docker-updates.js';
+export * from './ha-automations.js';
+export * from './integrations.js';

@@ -9,6 +9,7 @@ export * from '../features/settings/settings.table.js';
 export * from '../features/usage/usage.table.js';
 export * from '../features/subscription/subscription.table.js';
 export * from '../features/satellites/satellites.table.js';
+export * from '../features/home-assistant/automations.table.js';
 export * from '../features/docker/docker.table.js';
 export * from '../features/nexus-management/nexus-management.table.js';
 export * from '../features/llm/llm.table.js';

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import type { NotificationLevel } from '../../contract/notifications.js';
+import type { NotificationCategory, NotificationLevel } from '../../contract/notifications.js';
 import { notificationReads, notifications, type NotificationRow } from './notifications.table.js';
 
 export interface NotificationWithRead extends NotificationRow {
@@ -18,6 +18,8 @@ export function createNotificationRepository(db: Db) {
     insert(input: {
       userId: number | null;
       level: NotificationLevel;
+      category: NotificationCategory;
+      incidentKey?: string | null;
       title: string;
       body: string | null;
       link: string | null;
@@ -32,6 +34,8 @@ export function createNotificationRepository(db: Db) {
           id: notifications.id,
           userId: notifications.userId,
           level: notifications.level,
+          category: notifications.category,
+          incidentKey: notifications.incidentKey,
           title: notifications.title,
           body: notifications.body,
           link: notifications.link,
@@ -63,6 +67,8 @@ export function createNotificationRepository(db: Db) {
           id: notifications.id,
           userId: notifications.userId,
           level: notifications.level,
+          category: notifications.category,
+          incidentKey: notifications.incidentKey,
           title: notifications.title,
           body: notifications.body,
           link: notifications.link,

@@ -22,12 +22,14 @@ export function toNotification(row: NotificationWithRead): Notification {
   return {
     id: row.id,
     level: row.level,
+    category: row.category,
     title: row.title,
     body: row.body,
     link: row.link,
     broadcast: row.userId === null,
     createdAt: row.createdAt.toISOString(),
     readAt: row.readAt ? row.readAt.toISOString() : null,
+    deliveries: [],
   };
 }
 
@@ -48,6 +50,7 @@ export function createNotificationService(deps: { db: Db; log: Logger; now?: () 
       const row = repo.insert({
         userId: parsed.userId ?? null,
         level: parsed.level,
+        category: parsed.category,
         title: parsed.title,
         body: parsed.body ?? null,
         link: parsed.link ?? null,
