@@ -41,6 +41,13 @@ test('/docs lists exactly the endpoints the running agent serves, with who may c
   await expect(row('GET', '/api/notifications')).toContainText('Signed in');
   await expect(row('GET', '/api/users')).toContainText('Admins');
   await expect(row('POST', '/api/auth/login')).toContainText('Public');
+  // Each endpoint's input, as the JSON Schema its validators publish, opens from the keyboard.
+  const registration = row('PUT', '/api/auth/registration');
+  await registration.getByText('Input (JSON body)').focus();
+  await page.keyboard.press('Enter');
+  await expect(registration.getByTestId('api-route-input')).toContainText('"enum": [');
+  await expect(registration.getByTestId('api-route-input')).toContainText('"invite"');
+  await expect(row('GET', '/api/health').getByTestId('api-route-input')).toHaveCount(0);
 });
 
 test('/pricing: Free $0, Pro $29, Max $79 and the limits the hub enforces', async ({ page }) => {

@@ -18,6 +18,7 @@ type Route = {
   signInRequired: boolean;
   roles: string[] | null;
   credential: string | null;
+  input: Record<string, Record<string, unknown>>;
 };
 
 describe('GET /api/docs/routes', () => {
@@ -35,7 +36,16 @@ describe('GET /api/docs/routes', () => {
       signInRequired: false,
       roles: null,
       credential: null,
+      input: {},
     });
+    // Each endpoint's input, as JSON Schema read from its validators.
+    expect(find('PUT', '/api/auth/registration')!.input.json).toEqual({
+      type: 'object',
+      properties: { mode: { type: 'string', enum: ['open', 'invite', 'closed'] } },
+      required: ['mode'],
+    });
+    expect(find('PATCH', '/api/users/:id')!.input.param).toMatchObject({ type: 'object', required: ['id'] });
+    expect(find('GET', '/api/audit')!.input.query).toMatchObject({ type: 'object' });
     expect(find('GET', '/api/docs/routes')).toMatchObject({ signInRequired: false });
     expect(find('POST', '/api/auth/login')).toMatchObject({ group: 'auth', signInRequired: false });
     expect(find('GET', '/api/auth/user')).toMatchObject({ signInRequired: true, roles: null });

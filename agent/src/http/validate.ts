@@ -4,6 +4,12 @@ import type { ZodType } from 'zod';
 import { HttpError } from '../lib/http-error.js';
 
 /**
+ * The request part and schema each validator checks, so the API reference (/api/docs/routes) can
+ * publish every endpoint's input as JSON Schema, read from the validators themselves (like guardAccess).
+ */
+export const validatorSchemas = new WeakMap<object, { target: keyof ValidationTargets; schema: ZodType }>();
+
+/**
  * zod validation for a request part, answering the brief's 400 shape with zod's issues in
  * `details`. Use it for every body, query and param: bad input must never reach a service.
  */
@@ -11,7 +17,7 @@ export function validate<T extends ZodType, Target extends keyof ValidationTarge
   target: Target,
   schema: T,
 ) {
-  return zValidator(target, schema, (result) => {
+  const middleware = zValidator(target, schema, (result) => {
     if (!result.success) {
       const first = result.error.issues[0];
       const where = first?.path.length ? `${first.path.join('.')}: ` : '';
@@ -22,4 +28,6 @@ export function validate<T extends ZodType, Target extends keyof ValidationTarge
       );
     }
   });
+  validatorSchemas.set(middleware, { target, schema });
+  return middleware;
 }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RouterRoute } from 'hono/types';
+import { z } from 'zod';
 import { checksCredential, requireAdmin, requireUser } from '../../http/guards.js';
+import { validate } from '../../http/validate.js';
 import { describeApiRoutes, pathCovers } from './docs.service.js';
 
 const handler = (c: unknown) => c;
@@ -40,6 +42,7 @@ describe('describeApiRoutes', () => {
         signInRequired: true,
         roles: ['admin', 'superadmin'],
         credential: null,
+        input: {},
       },
       {
         method: 'GET',
@@ -48,8 +51,17 @@ describe('describeApiRoutes', () => {
         signInRequired: false,
         roles: null,
         credential: null,
+        input: {},
       },
-      { method: 'GET', path: '/api/me', group: 'me', signInRequired: true, roles: null, credential: null },
+      {
+        method: 'GET',
+        path: '/api/me',
+        group: 'me',
+        signInRequired: true,
+        roles: null,
+        credential: null,
+        input: {},
+      },
     ]);
   });
 
@@ -68,5 +80,42 @@ describe('describeApiRoutes', () => {
       route('POST', '/api/sat/:id/heartbeat'),
     ]);
     expect(heartbeat).toMatchObject({ signInRequired: false, roles: null, credential: 'Satellite token' });
+  });
+
+  it("publishes each validator's input as JSON Schema, also for schemas JSON Schema cannot fully say", () => {
+    const body = z.object({ name: z.string().min(1).max(10), port: z.number().int().default(80) });
+    const param = z.object({ id: z.coerce.number().int().positive() });
+    const query = z.object({
+      at: z
+        .string()
+        .transform((v) => new Date(v))
+        .refine((d) => !Number.isNaN(d.getTime())),
+    });
+    const [update] = describeApiRoutes([
+      route('PUT', '/api/things/:id', validate('param', param)),
+      route('PUT', '/api/things/:id', validate('query', query)),
+      route('PUT', '/api/things/:id', validate('json', body)),
+      route('PUT', '/api/things/:id'),
+    ]);
+    expect(update!.input.json).toEqual({
+      type: 'object',
+      properties: {
+        name: { type: 'string', minLength: 1, maxLength: 10 },
+        port: { type: 'integer', default: 80, minimum: expect.any(Number), maximum: expect.any(Number) },
+      },
+      required: ['name'],
+    });
+    expect(update!.input.param).toMatchObject({ type: 'object', required: ['id'] });
+    // The transform's input side is a string; the refinement is left to the server.
+    expect(update!.input.query).toMatchObject({ properties: { at: { type: 'string' } }, required: ['at'] });
+    expect(update!.input).not.toHaveProperty('form');
+  });
+
+  it('leaves out validators of other methods and paths', () => {
+    const [get] = describeApiRoutes([
+      route('POST', '/api/things', validate('json', z.object({ a: z.string() }))),
+      route('GET', '/api/things'),
+    ]);
+    expect(get!.input).toEqual({});
   });
 });

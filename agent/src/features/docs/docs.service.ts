@@ -1,7 +1,9 @@
 import type { RouterRoute } from 'hono/types';
-import type { ApiRoute } from '../../contract/docs.js';
+import { z, type ZodType } from 'zod';
+import type { ApiRoute, ApiRouteInput, JsonSchema } from '../../contract/docs.js';
 import type { Role } from '../../contract/auth.js';
 import { credentialNames, guardAccess } from '../../http/guards.js';
+import { validatorSchemas } from '../../http/validate.js';
 
 /**
  * The API reference, read from the running app's own route table so it cannot drift from the
@@ -20,8 +22,17 @@ export function describeApiRoutes(table: readonly RouterRoute[]): ApiRoute[] {
     let signInRequired = false;
     let roles: Role[] | null = null;
     let credential: string | null = null;
+    const input: ApiRouteInput = {};
     for (let i = 0; i <= index; i++) {
       const candidate = table[i]!;
+      const validator = validatorSchemas.get(candidate.handler);
+      if (
+        validator &&
+        (candidate.method === 'ALL' || candidate.method === method) &&
+        pathCovers(candidate.path, path)
+      ) {
+        input[validator.target as keyof ApiRouteInput] = toJsonSchema(validator.schema);
+      }
       const access = guardAccess.get(candidate.handler);
       const credentialName = credentialNames.get(candidate.handler);
       if (!access && !credentialName) continue;
@@ -32,13 +43,32 @@ export function describeApiRoutes(table: readonly RouterRoute[]): ApiRoute[] {
       signInRequired = true;
       if (access !== 'any') roles = roles ? roles.filter((r) => access.includes(r)) : [...access];
     }
-    return { method, path, group: groupOf(path), signInRequired, roles, credential };
+    return { method, path, group: groupOf(path), signInRequired, roles, credential, input };
   });
 
   return routes.sort(
     (a, b) =>
       a.group.localeCompare(b.group) || a.path.localeCompare(b.path) || a.method.localeCompare(b.method),
   );
+}
+
+/**
+ * The input side of a zod schema as JSON Schema: what a caller sends, before coercions, transforms
+ * and defaults. What JSON Schema cannot say (a refinement, a transform's output, a custom check)
+ * becomes `{}` (anything) rather than failing the whole reference; the server still enforces it.
+ */
+export function toJsonSchema(schema: ZodType): JsonSchema {
+  try {
+    const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, {
+      io: 'input',
+      unrepresentable: 'any',
+      cycles: 'ref',
+      reused: 'inline',
+    }) as JsonSchema;
+    return rest;
+  } catch {
+    return {};
+  }
 }
 
 /** Whether a middleware's path (possibly ending in a wildcard) applies to an endpoint's path. */

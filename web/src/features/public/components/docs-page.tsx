@@ -20,6 +20,39 @@ const METHOD_STYLE: Record<string, string> = {
   DELETE: 'border-destructive/40 bg-destructive/10 text-destructive',
 };
 
+const INPUT_PART_LABEL: Record<string, string> = {
+  json: 'JSON body',
+  form: 'Form body',
+  query: 'Query string',
+  param: 'Path parameters',
+  header: 'Headers',
+  cookie: 'Cookies',
+};
+
+/**
+ * What the endpoint accepts, as the JSON Schema its validators publish; a native disclosure, so it
+ * opens with the keyboard and stays out of the way until asked for.
+ */
+function RouteInput({ route }: { route: ApiRoute }) {
+  const parts = Object.entries(route.input ?? {}).filter(([, schema]) => schema);
+  if (parts.length === 0) return null;
+  return (
+    <details className="mt-1 text-xs" data-testid="api-route-input">
+      <summary className="cursor-pointer text-muted-foreground select-none">
+        Input ({parts.map(([part]) => INPUT_PART_LABEL[part] ?? part).join(', ')})
+      </summary>
+      {parts.map(([part, schema]) => (
+        <div key={part} className="mt-2">
+          <div className="font-medium">{INPUT_PART_LABEL[part] ?? part}</div>
+          <pre className="mt-1 max-h-80 overflow-auto rounded-md bg-muted p-2 font-mono whitespace-pre-wrap break-all">
+            {JSON.stringify(schema, null, 2)}
+          </pre>
+        </div>
+      ))}
+    </details>
+  );
+}
+
 function accessLabel(route: ApiRoute): string {
   if (!route.signInRequired) return route.credential ?? 'Public';
   if (!route.roles) return route.credential ? `Signed in or ${lowerFirst(route.credential)}` : 'Signed in';
@@ -177,7 +210,10 @@ export function DocsPage() {
                           {route.method}
                         </Badge>
                       </td>
-                      <td className="px-2 py-2 font-mono break-all">{route.path}</td>
+                      <td className="px-2 py-2">
+                        <span className="font-mono break-all">{route.path}</span>
+                        <RouteInput route={route} />
+                      </td>
                       <td className="w-28 px-4 py-2 text-right text-muted-foreground">
                         {accessLabel(route)}
                       </td>
