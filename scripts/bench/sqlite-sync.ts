@@ -52,6 +52,7 @@ function round(sync: Sync): number {
   }
 }
 
+const say = (line: string) => process.stdout.write(`${line}\n`);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const results: Record<Sync, number[]> = { NORMAL: [], FULL: [] };
 for (let r = 0; r < ROUNDS; r += 1) {
@@ -73,11 +74,11 @@ const fsType = (() => {
     return 'unknown';
   }
 })();
-console.log(`directory ${values.dir}: ${fsType}; ${WRITES} single-row commits per round, ${ROUNDS} rounds`);
+say(`directory ${values.dir}: ${fsType}; ${WRITES} single-row commits per round, ${ROUNDS} rounds`);
 for (const sync of ['NORMAL', 'FULL'] as const) {
   const rate = median(results[sync]);
-  console.log(
+  say(
     `synchronous = ${sync.padEnd(6)} ${rate.toFixed(0).padStart(7)} commits/s  ${(1000 / rate).toFixed(3)} ms/commit  (rounds: ${results[sync].map((x) => x.toFixed(0)).join(', ')})`,
   );
 }
-console.log(`FULL / NORMAL: ${(median(results.FULL) / median(results.NORMAL)).toFixed(2)}`);
+say(`FULL / NORMAL: ${(median(results.FULL) / median(results.NORMAL)).toFixed(2)}`);
