@@ -124,6 +124,37 @@ describe('the data directory', () => {
     await restored.stop();
   }, 60_000);
 
+  it('stops the start on an unreadable or damaged secret.key with what to do, and leaves the key as it was', async () => {
+    const { dataDir } = await hubWithSealedSecret('nexus-badkey-');
+    const keyFile = path.join(dataDir, 'secret.key');
+    const key = fs.readFileSync(keyFile);
+
+    // A directory in its place (tests run as root, so mode 000 would not stop the read): EISDIR.
+    fs.rmSync(keyFile);
+    fs.mkdirSync(keyFile);
+    const unreadable = await failedStart(dataDir);
+    expect(unreadable).toContain(`${keyFile} cannot be read (EISDIR)`);
+    expect(unreadable).toContain('Restore secret.key from the backup of NEXUS_DATA_DIR');
+    expect(unreadable).not.toMatch(/^\s+at /m);
+    expect(fs.statSync(keyFile).isDirectory()).toBe(true);
+    expect(fs.readdirSync(keyFile)).toEqual([]);
+    fs.rmdirSync(keyFile);
+
+    // Garbage of the wrong length: the same refusal, and the file is not rewritten.
+    const garbage = Buffer.from('not a key at all\n');
+    fs.writeFileSync(keyFile, garbage, { mode: 0o600 });
+    const damaged = await failedStart(dataDir);
+    expect(damaged).toContain(`${keyFile} does not hold a 32-byte key`);
+    expect(damaged).not.toMatch(/^\s+at /m);
+    expect(fs.readFileSync(keyFile)).toEqual(garbage);
+
+    // The right key back: the agent starts as before.
+    fs.writeFileSync(keyFile, key, { mode: 0o600 });
+    const restored = await startAgent({ dataDir });
+    await restored.stop();
+    expect(fs.readFileSync(keyFile)).toEqual(key);
+  }, 60_000);
+
   it('refuses to start without secret.key on a database from before key ids were recorded, when it holds sealed secrets', async () => {
     const { dataDir } = await hubWithSealedSecret('nexus-oldkey-');
     // What an older version left: sealed secrets, but no record of the key that sealed them.

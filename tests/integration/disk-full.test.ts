@@ -5,6 +5,7 @@ import { startAgent, type RunningAgent } from '../support/agent.js';
 import { signUp } from '../support/auth.js';
 import { Client } from '../support/http.js';
 import { mountTmpfs, tmpfsUnavailable, type Tmpfs } from '../support/tmpfs.js';
+import { silentWav } from '../support/wav.js';
 
 /**
  * The agent's data directory on a 4 MB tmpfs that the test fills up: every write then either
@@ -86,6 +87,58 @@ describe.skipIf(unavailable !== null)('a full disk', () => {
     expect(keys.json).toEqual([]);
     const progress = await reader.get('/api/setup/progress');
     expect(progress.json.hubName).not.toBe('Refused name');
+  });
+
+  it('refuses uploads (a wake-word take, a voice run) with 507 and leaves no half-written file; reads go on; writes work again without a restart', async () => {
+    // The test before restarted the agent: a session on this one.
+    const me = new Client(agent.url);
+    expect((await me.post('/api/auth/login', account)).status).toBe(200);
+    const wakeWord = await me.post('/api/wake-words', { phrase: 'hey disk' });
+    expect(wakeWord.status, wakeWord.text).toBe(201);
+    const voiceFlow = await me.post('/api/flows', flow('Voice on a full disk'));
+    expect(voiceFlow.status, voiceFlow.text).toBe(201);
+    const upload = (url: string) =>
+      fetch(`${agent.url}${url}`, {
+        method: 'POST',
+        headers: { 'content-type': 'audio/wav', cookie: `nexus_session=${me.cookie('nexus_session')}` },
+        // 3 s of 16 kHz audio: 96 kB, more than a full disk has room for.
+        body: new Uint8Array(silentWav(3)),
+      }).then(async (res) => ({ status: res.status, json: await res.json() }));
+    const takes = path.join(dataDir, 'wake-words', String(wakeWord.json.id));
+    const clips = path.join(dataDir, 'flows', 'clips');
+    const files = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir) : []);
+    const takesBefore = files(takes);
+    const clipsBefore = files(clips);
+    const runsBefore = (await me.get(`/api/flows/${voiceFlow.json.id}/runs`)).json;
+
+    const filler = fill(mount.dir);
+    try {
+      const take = await upload(`/api/wake-words/${wakeWord.json.id}/samples`);
+      expect(take.status, JSON.stringify(take.json)).toBe(507);
+      expect(take.json.message).toMatch(/^The hub's disk is full: /);
+      const run = await upload(`/api/flows/${voiceFlow.json.id}/run`);
+      expect(run.status, JSON.stringify(run.json)).toBe(507);
+      expect(run.json.message).toMatch(/^The hub's disk is full: /);
+      // Nothing half-written is left behind: no audio file without its row, no run without its clip.
+      expect(files(takes)).toEqual(takesBefore);
+      expect(files(clips)).toEqual(clipsBefore);
+      expect((await me.get(`/api/flows/${voiceFlow.json.id}/runs`)).json).toEqual(runsBefore);
+
+      // The hub still answers what it has: the dashboard and the lists.
+      for (const read of ['/api/nexus/status', '/api/flows', `/api/wake-words/${wakeWord.json.id}/samples`]) {
+        const res = await me.get(read);
+        expect([read, res.status]).toEqual([read, 200]);
+      }
+    } finally {
+      fs.rmSync(filler);
+    }
+
+    // Space is back: the same uploads are taken by the same running agent.
+    const take = await upload(`/api/wake-words/${wakeWord.json.id}/samples`);
+    expect(take.status, JSON.stringify(take.json)).toBe(201);
+    expect(files(takes)).toHaveLength(takesBefore.length + 1);
+    const run = await upload(`/api/flows/${voiceFlow.json.id}/run`);
+    expect(run.status, JSON.stringify(run.json)).toBe(202);
   });
 
   it('stops a first start on a full disk with a message that names the data directory, not a stack trace', async () => {

@@ -44,7 +44,13 @@ export function loadSecretKey(dataDir: string, record: KeyRecord): Buffer {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    // There but unreadable (a directory in its place, no permission): never a new key, which would
+    // orphan the secrets the database holds; the owner fixes the file.
+    if (code !== 'ENOENT')
+      throw new StartupError(
+        `${file} cannot be read (${code ?? (error as Error).message}): it must be a file the agent's user may read (chmod 600, owned by that user). ${RESTORE_HINT}`,
+      );
     if (recorded !== undefined) throw new StartupError(missingKeyMessage(file, recorded));
     // A database written before key ids were recorded may still hold secrets sealed with the lost key.
     if (record.holdsSealedSecrets())

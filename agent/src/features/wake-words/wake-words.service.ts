@@ -130,8 +130,9 @@ export function createWakeWordsService(deps: {
     const relative = path.join('wake-words', String(wakeWord.id), `${randomUUID()}.wav`);
     // People's voices: the agent's alone, like the data directory (0700/0600 whatever the umask allows).
     fs.mkdirSync(path.join(dataDir, path.dirname(relative)), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(path.join(dataDir, relative), analysed.wav16k, { mode: 0o600 });
     try {
+      // Inside the try: a write that fails half-way (a full disk, 507) leaves a partial file behind.
+      fs.writeFileSync(path.join(dataDir, relative), analysed.wav16k, { mode: 0o600 });
       return repo.addSample({
         wakeWordId: wakeWord.id,
         status,
