@@ -1,3 +1,4 @@
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -232,6 +233,31 @@ describe('backups', () => {
     expect(hashDataDir(agent.dataDir)).toEqual(before);
     expect((await owner.get('/api/users')).json).toEqual(users);
     expect(agent.process.exitCode).toBeNull();
+
+    // By hand: the CLI checks and unpacks the same file.
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-cli-'));
+    fs.writeFileSync(path.join(work, 'b.nexusbackup'), good);
+    const cli = path.resolve('agent/dist/cli.js');
+    const env = { PATH: process.env.PATH, NODE_ENV: 'test', NEXUS_DATA_DIR: work };
+    const wrongCli = spawnSync(
+      process.execPath,
+      [cli, 'backup:decrypt', path.join(work, 'b.nexusbackup'), path.join(work, 'x')],
+      {
+        env: { ...env, NEXUS_BACKUP_PASSPHRASE: 'the wrong passphrase' },
+      },
+    );
+    expect(wrongCli.status).toBe(1);
+    expect(wrongCli.stderr.toString()).toMatch(/passphrase is wrong/);
+    const outDir = path.join(work, 'out');
+    execFileSync(process.execPath, [cli, 'backup:decrypt', path.join(work, 'b.nexusbackup'), outDir], {
+      env,
+      input: `${PASS}\n`,
+    });
+    expect(fs.readFileSync(path.join(outDir, 'secret.key'))).toEqual(
+      fs.readFileSync(path.join(agent.dataDir, 'secret.key')),
+    );
+    expect(fs.statSync(path.join(outDir, 'nexus.db')).mode & 0o777).toBe(0o600);
+    fs.rmSync(work, { recursive: true, force: true });
   });
 });
 
