@@ -145,7 +145,7 @@ async function run(
 }
 
 async function readPassphrase(): Promise<string> {
-  const given = process.env.NEXUS_BACKUP_PASSPHRASE;
+  const given = loadEnv().NEXUS_BACKUP_PASSPHRASE;
   if (given) return given;
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
@@ -162,7 +162,7 @@ async function decryptBackup(args: string[]): Promise<void> {
   if (!file || !outDir || extra.length) throw new UsageError('backup:decrypt needs <file> <out-dir>');
   const passphrase = await readPassphrase();
   const { header, payload } = await openBackup(file, passphrase, {
-    minN: process.env.NODE_ENV === 'test' ? SCRYPT_TEST_MIN_N : undefined,
+    minN: loadEnv().NODE_ENV === 'test' ? SCRYPT_TEST_MIN_N : undefined,
   });
   // The schema check is left to the agent that opens it: by hand, any level may be wanted.
   await unpackAndCheck(payload, path.resolve(outDir), header, {
