@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ROLES, roleSchema, type Role } from './contract/auth.js';
 import { openDatabase, type DbHandle } from './db/client.js';
@@ -9,6 +10,8 @@ import { HttpError } from './lib/http-error.js';
 import { createLogger } from './lib/logger.js';
 import { openSecretBox, resetSecrets } from './db/secret-key.js';
 import type { SecretBox } from './lib/secret-box.js';
+import { SCRYPT_TEST_MIN_N, openBackup } from './features/backups/backup-format.js';
+import { unpackAndCheck } from './features/backups/backup-archive.js';
 
 /**
  * The owner's way back in when the console cannot help: `npm run cli -- <command> [options]`.
@@ -30,6 +33,10 @@ Commands:
                                                Assistant token, provider and speech API keys, other hubs,
                                                flow header secrets, webhook URLs, 2FA) and make a new key,
                                                so that the agent starts and they can be entered again
+  backup:decrypt <file> <out-dir>              Check and unpack a .nexusbackup into <out-dir> (which must
+                                               not exist): nexus.db, secret.key and the other files of the
+                                               data directory, to copy into NEXUS_DATA_DIR while the agent
+                                               is stopped. Passphrase from NEXUS_BACKUP_PASSPHRASE or stdin
   help                                         Show this help
 
 The database is the one in NEXUS_DATA_DIR (default ./data), as for the agent.`;
@@ -137,11 +144,51 @@ async function run(
   }
 }
 
+async function readPassphrase(): Promise<string> {
+  const given = loadEnv().NEXUS_BACKUP_PASSPHRASE;
+  if (given) return given;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+  if (!text) throw new UsageError('Give the passphrase in NEXUS_BACKUP_PASSPHRASE or on standard input');
+  return text;
+}
+
+/** Checks a backup like a restore does (passphrase, every chunk, manifest, integrity) and unpacks it. */
+async function decryptBackup(args: string[]): Promise<void> {
+  const [file, outDir, ...extra] = args;
+  if (!file || !outDir || extra.length) throw new UsageError('backup:decrypt needs <file> <out-dir>');
+  const passphrase = await readPassphrase();
+  const { header, payload } = await openBackup(file, passphrase, {
+    minN: loadEnv().NODE_ENV === 'test' ? SCRYPT_TEST_MIN_N : undefined,
+  });
+  // The schema check is left to the agent that opens it: by hand, any level may be wanted.
+  await unpackAndCheck(payload, path.resolve(outDir), header, {
+    schemaLevel: Number.MAX_SAFE_INTEGER,
+    appVersion: '',
+  });
+  out(
+    `Unpacked the backup of ${header.hubName} made ${header.createdAt} (version ${header.appVersion}) into ${outDir}.`,
+  );
+  out('To restore by hand: stop the agent, move the files of NEXUS_DATA_DIR aside, copy these in, start it.');
+}
+
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === 'help' || command === '--help' || command === '-h') {
     out(USAGE);
     return 0;
+  }
+  if (command === 'backup:decrypt') {
+    try {
+      await decryptBackup(rest);
+      return 0;
+    } catch (error) {
+      err(`Error: ${error instanceof Error ? error.message : String(error)}`);
+      return error instanceof UsageError ? EXIT_USAGE : EXIT_FAILED;
+    }
   }
   let handle: DbHandle | undefined;
   const open = (): AuthService => {

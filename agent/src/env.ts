@@ -58,6 +58,8 @@ const envSchema = z.object({
    * with each failure up to a minute. Tests shorten it.
    */
   NEXUS_WYOMING_RETRY_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** Only for `npm run cli -- backup:decrypt`: the backup's passphrase (otherwise read from stdin). */
+  NEXUS_BACKUP_PASSPHRASE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Who may create an account once the hub has its owner, until an admin chooses on the User

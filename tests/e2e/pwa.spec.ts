@@ -128,9 +128,7 @@ test('/onboarding shows the checklist with Home Assistant not connected', async 
   await expect(ha.getByText('Not set up yet')).toBeVisible();
   await expect(ha.getByText('Next step')).toBeVisible();
   await expect(ha.getByRole('link', { name: /Open/ })).toHaveAttribute('href', '/ha-connection-setup');
-  await expect(
-    list.locator('[data-step="backup"]').getByText('Backups arrive in a later version'),
-  ).toBeVisible();
-  await expect(page.getByText(/\d of 6 steps done/)).toBeVisible();
+  await expect(list.locator('[data-step="backup"]').getByText('No backup of the hub yet')).toBeVisible();
+  await expect(page.getByText(/\d of 7 steps done/)).toBeVisible();
   await expect(page.getByRole('progressbar')).toBeVisible();
 });

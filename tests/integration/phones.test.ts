@@ -228,7 +228,7 @@ describe('GET /api/onboarding', () => {
     expect((await new Client(agent.url).get('/api/onboarding')).status).toBe(401);
   });
 
-  it('lists every step with a link, and says backups are not available yet', async () => {
+  it('lists every step with a link, backups among them', async () => {
     const res = await bob.get('/api/onboarding');
     expect(res.json.items.map((i: { id: string }) => i.id)).toEqual([
       'home-assistant',
@@ -241,11 +241,12 @@ describe('GET /api/onboarding', () => {
     ]);
     for (const i of res.json.items) expect(i.href).toMatch(/^\//);
     expect(res.json.items.at(-1)).toMatchObject({
-      available: false,
+      available: true,
       done: false,
-      detail: 'Backups arrive in a later version',
+      detail: 'No backup of the hub yet',
+      href: '/nexus-management',
     });
-    expect(res.json.total).toBe(6);
+    expect(res.json.total).toBe(7);
     expect(await item(bob, 'model')).toMatchObject({ done: false });
   });
 
