@@ -19,6 +19,7 @@ export const BACKUP_PATHS = {
   revertRestore: '/api/backups/restore/revert',
   setupRestore: '/api/setup/restore',
   health: '/api/health',
+  logout: '/api/auth/logout',
 } as const;
 
 export const backupKeys = {
@@ -144,6 +145,18 @@ export async function waitForRestart(): Promise<void> {
     await pause(HEALTH_POLL_MS);
   }
   throw new Error('The hub has not come back after three minutes. Check its power and its log, then reload.');
+}
+
+/**
+ * Ends this browser's session in the restored state too: a backup may hold the very session that
+ * made it, and after a restore everyone signs in again. Best effort (there may be no session).
+ */
+export async function signOutAfterRestart(): Promise<void> {
+  try {
+    await fetch(BACKUP_PATHS.logout, { method: 'POST', credentials: 'include' });
+  } catch {
+    // Nothing to end, or the hub is busy: the sign-in page is still the right place.
+  }
 }
 
 export type PassphraseStrength = { level: 0 | 1 | 2 | 3; words: string };

@@ -20,7 +20,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { useReauth } from '@/features/account';
 import { formatBytes } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
-import { uploadRestore, waitForRestart } from '../api';
+import { signOutAfterRestart, uploadRestore, waitForRestart } from '../api';
 import { formatWhen } from '../format';
 
 /**
@@ -34,6 +34,7 @@ export function RestartWait({ children }: { children: ReactNode }) {
     if (started.current) return;
     started.current = true;
     waitForRestart()
+      .then(signOutAfterRestart)
       .then(() => window.location.assign('/auth'))
       .catch((error: unknown) => setFailure(errorMessage(error) ?? 'The hub did not come back'));
   }, []);
