@@ -6,7 +6,7 @@ import type { Env } from './env.js';
 import type { Db } from './db/client.js';
 import type { Logger } from './lib/logger.js';
 import type { SecretBox } from './lib/secret-box.js';
-import { HttpError } from './lib/http-error.js';
+import { HttpError, conflict } from './lib/http-error.js';
 import { APP_VERSION } from './lib/version.js';
 import type { AppEnv } from './http/app-env.js';
 import { appBodyLimit } from './http/body-limits.js';
@@ -120,6 +120,9 @@ import { countPasskeys } from './features/auth/passkey-count.js';
 import { createOnboardingService } from './features/onboarding/onboarding.service.js';
 import { onboardingRoutes } from './features/onboarding/onboarding.routes.js';
 import { onboardingFacts } from './features/onboarding/onboarding-facts.js';
+import { createBackupsService, sqliteOf } from './features/backups/backups.service.js';
+import { backupsRoutes, receiveRestore } from './features/backups/backups.routes.js';
+import { SCRYPT_TEST_MIN_N } from './features/backups/backup-format.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -158,6 +161,8 @@ export interface AppDeps {
   hostCheck?: HostCheck;
   /** Told what to stop when the agent shuts down (connections features keep open, e.g. to satellites). */
   onShutdown?: (stop: () => void) => void;
+  /** Ends the process for its supervisor to start again (a restore); main.ts exits with 75. */
+  restart?: () => void;
   now?: () => number;
 }
 
@@ -399,6 +404,21 @@ function apiRoutes(
     log: deps.log,
     now: deps.now,
   });
+  // Whole-hub backups and restore (issue 20). Tests keep scrypt cheap; production uses its full cost.
+  const backups = createBackupsService({
+    sqlite: sqliteOf(deps.db),
+    dataDir: deps.env.dataDir,
+    settings,
+    secrets: deps.secrets,
+    log: deps.log,
+    audit,
+    hubName: () => setup.identity().hubName,
+    appVersion: APP_VERSION,
+    kdf: deps.env.NODE_ENV === 'test' ? { N: SCRYPT_TEST_MIN_N, minN: SCRYPT_TEST_MIN_N } : {},
+    restart: deps.restart,
+    onShutdown: deps.onShutdown,
+    now: deps.now,
+  });
   const onboarding = createOnboardingService(
     onboardingFacts({
       haHealth: deps.haHealth ?? homeAssistant.health,
@@ -407,6 +427,7 @@ function apiRoutes(
       wakeWords: (viewer) => wakeWords.list(viewer),
       flows: (viewer) => flows.service.list(viewer).length,
       passkeys: (userId) => countPasskeys(deps.db, userId),
+      hasBackup: () => backups.hasBackup(),
     }),
   );
   const inviteOptions = {
@@ -465,6 +486,11 @@ function apiRoutes(
           return toPublicUser(user);
         },
         isLocalClient: (c) => isLocalAddress(clientAddress(c, trustProxy)),
+        // A new or reset hub restores an old one: only while it has no account (409 after).
+        restore: async (c) => {
+          if (auth.hasAccounts()) throw conflict('This hub is already set up: restore from Nexus management');
+          return receiveRestore(c, backups, 'first-boot');
+        },
       }),
     )
     .route('/diagnostics/jetson', jetsonRoutes(jetson))
@@ -485,7 +511,8 @@ function apiRoutes(
       }),
     )
     .route('/crowdsource', crowdsourceRoutes(wakeWords, { trustProxy, now: deps.now }))
-    .route('/onboarding', onboardingRoutes(onboarding));
+    .route('/onboarding', onboardingRoutes(onboarding))
+    .route('/backups', backupsRoutes(backups, { now: deps.now }));
 }
 
 function defaultSystem(deps: AppDeps) {

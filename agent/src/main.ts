@@ -20,6 +20,8 @@ import { createHomeAssistantAdapter } from './adapters/home-assistant.js';
 import { createDockerAdapter } from './adapters/docker.js';
 import { createSmtpMailer } from './adapters/mailer.js';
 import { createSessionService, startSessionPurge } from './features/auth/session.service.js';
+import { applyPendingRestore } from './features/backups/restore-state.js';
+import { damagedDatabaseMessage, isDamagedDatabase } from './features/backups/way-back.js';
 
 /** How long in-flight requests may take to finish after SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -33,10 +35,16 @@ const { handle, secrets } = openStorage();
 /** The database and the key of its secrets; a data directory the agent cannot use ends the start with its reason. */
 function openStorage() {
   try {
+    // A restore (or its revert) staged before the restart takes effect before the database opens.
+    const restored = applyPendingRestore(env.dataDir);
+    if (restored) log.warn({ dataDir: env.dataDir }, restored);
     const handle = openDatabase(env.dataDir);
     return { handle, secrets: openSecretBox(env.dataDir, handle) };
   } catch (error) {
-    const reason = describeStartupFailure(error, env.dataDir);
+    // A damaged database is never recreated: the message names the newest backup and how to restore it.
+    const reason = isDamagedDatabase(error)
+      ? damagedDatabaseMessage(env.dataDir, error)
+      : describeStartupFailure(error, env.dataDir);
     if (reason === null) throw error;
     log.fatal(reason);
     process.stderr.write(`nexus-agent: ${reason}\n`);
@@ -79,6 +87,9 @@ const app = createApp({
   docker: createDockerAdapter(env.DOCKER_HOST),
   hostCheck,
   onShutdown: (stop) => stops.push(stop),
+  // After a restore is staged: close gracefully, exit 75; systemd (Restart=on-failure) and compose
+  // (restart: unless-stopped) start the agent again, which applies it before opening the database.
+  restart: () => shutdown('restart', EXIT_RESTART),
 });
 
 /** Browsers send only subscribe/unsubscribe messages: a few hundred bytes. */
@@ -117,8 +128,10 @@ const server = serve(
   },
 );
 
+/** The exit code of a deliberate restart (EX_TEMPFAIL): not 0, so that Restart=on-failure restarts. */
+const EXIT_RESTART = 75;
 let stopping = false;
-function shutdown(signal: string) {
+function shutdown(signal: string, code = 0) {
   if (stopping) return;
   stopping = true;
   log.info({ signal }, 'shutting down: finishing in-flight requests');
@@ -128,13 +141,13 @@ function shutdown(signal: string) {
   const force = setTimeout(() => {
     log.warn('in-flight requests did not finish in time; exiting');
     handle.close();
-    process.exit(1);
+    process.exit(code || 1);
   }, SHUTDOWN_GRACE_MS);
   force.unref();
   server.close(() => {
     handle.close();
     log.info('stopped');
-    process.exit(0);
+    process.exit(code);
   });
   // Keep-alive connections would hold close() open; idle ones can go now.
   if ('closeIdleConnections' in server) server.closeIdleConnections();

@@ -32,6 +32,12 @@ export const AUDIT_EVENT_TYPES = [
   'api_key_revoked',
   'satellite_token_created',
   'settings_secret_changed',
+  'backup_created',
+  'backup_downloaded',
+  'backup_deleted',
+  'backup_restored',
+  'restore_confirmed',
+  'restore_reverted',
 ] as const;
 export const auditEventTypeSchema = z.enum(AUDIT_EVENT_TYPES);
 export type AuditEventType = z.infer<typeof auditEventTypeSchema>;

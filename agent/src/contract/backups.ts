@@ -113,3 +113,8 @@ export const restoreAcceptedSchema = z.object({
   hubName: z.string(),
 });
 export type RestoreAccepted = z.infer<typeof restoreAcceptedSchema>;
+
+/** POST /api/backups/restore/confirm (admin of the restored hub): the replaced data is deleted for good. */
+export const restoreConfirmedSchema = z.object({ confirmed: z.literal(true) });
+/** POST /api/backups/restore/revert (202): the agent restarts with the data from before the restore. */
+export const restoreRevertingSchema = z.object({ restarting: z.literal(true) });

@@ -33,6 +33,12 @@ export function openDatabase(dataDir: string): DbHandle {
   if (created) fs.closeSync(fs.openSync(file, 'wx', 0o600));
   for (const suffix of ['', '-wal', '-shm']) restrictFile(file + suffix, 0o600);
   const sqlite = new Database(file);
+  try {
+    if (!created) checkIntegrity(sqlite, file);
+  } catch (error) {
+    sqlite.close();
+    throw error;
+  }
   checkCommits(sqlite);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
@@ -50,6 +56,29 @@ export function openDatabase(dataDir: string): DbHandle {
       if (sqlite.open) sqlite.close();
     },
   };
+}
+
+/** A database file SQLite's quick_check finds damaged; main.ts names the way back (the newest backup). */
+export class DamagedDatabaseError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: string[],
+  ) {
+    super(`${file} is damaged: ${problems.slice(0, 3).join('; ')}`);
+    this.name = 'DamagedDatabaseError';
+  }
+}
+
+/**
+ * PRAGMA quick_check at every start. It finds damaged pages, b-trees and records like
+ * integrity_check but skips matching every index against its table, which makes it O(N) rather
+ * than O(N log N): a second on an SD card where integrity_check can take many. A restore runs the
+ * full integrity_check on the backup's database before it replaces anything.
+ */
+function checkIntegrity(sqlite: Database.Database, file: string): void {
+  const rows = sqlite.pragma('quick_check(10)') as { quick_check: string }[];
+  const problems = rows.map((r) => r.quick_check);
+  if (problems.length !== 1 || problems[0] !== 'ok') throw new DamagedDatabaseError(file, problems);
 }
 
 /**

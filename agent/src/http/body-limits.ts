@@ -22,6 +22,9 @@ function formatSize(bytes: number): string {
 
 const defaultLimit = limit(DEFAULT_BODY_LIMIT, 'Request body');
 
+/** The routes that take a whole-hub backup as a multipart upload (features/backups/backups.routes.ts). */
+const BACKUP_UPLOAD_PATHS = new Set(['/api/backups/restore', '/api/setup/restore']);
+
 /**
  * JSON deeper than any request the hub takes: 100,000 nested arrays fit in 1 MB, parse fine, and then
  * overflow the stack of whatever walks them (JSON.stringify of a flow's input answered 500). Webhook
@@ -39,6 +42,8 @@ export const appBodyLimit: MiddlewareHandler = (c, next) => {
   // GET and HEAD carry no body; asking for one makes @hono/node-server build a full fetch Request,
   // which was a sixth of a status poll's CPU time.
   if (method === 'GET' || method === 'HEAD') return next();
+  // Backup uploads stream to disk under the restore routes' own limit (MAX_BACKUP_UPLOAD_BYTES).
+  if (method === 'POST' && BACKUP_UPLOAD_PATHS.has(c.req.path)) return next();
   const type = c.req.header('content-type');
   if (isAudio(type)) return audioBodyLimit(c, next);
   if (!isJson(type)) return defaultLimit(c, next);

@@ -15,6 +15,7 @@ export function onboardingFacts(sources: {
   wakeWords: (viewer: OnboardingViewer) => WakeWord[];
   flows: (viewer: OnboardingViewer) => number;
   passkeys: (userId: number) => number;
+  hasBackup: () => Promise<boolean>;
 }): OnboardingFacts {
   return {
     async homeAssistant() {
@@ -63,5 +64,6 @@ export function onboardingFacts(sources: {
     },
     flows: (viewer) => sources.flows(viewer),
     passkeys: (userId) => sources.passkeys(userId),
+    backup: () => sources.hasBackup(),
   };
 }

@@ -24,6 +24,8 @@ export interface OnboardingFacts {
   flows(viewer: OnboardingViewer): number;
   /** Passkeys the viewer has. */
   passkeys(userId: number): number;
+  /** Whether a backup file exists or the last backup run succeeded. */
+  backup(): Promise<boolean>;
 }
 
 /** A fact may wait on a network probe (Ollama, Home Assistant); the checklist does not wait long. */
@@ -57,6 +59,7 @@ export function createOnboardingService(facts: OnboardingFacts) {
         withTimeout(facts.homeAssistant(), { connected: false, detail: 'Home Assistant did not answer' }),
         withTimeout(facts.models(), { localModels: 0, cloudProviders: 0 }),
       ]);
+      const backup = await withTimeout(facts.backup(), false);
       const satellites = safely(() => facts.satellites(), { seen: 0, total: 0 });
       const wakeWords = safely(() => facts.wakeWords(viewer), { count: 0, withSamples: 0 });
       const flows = safely(() => facts.flows(viewer), 0);
@@ -136,9 +139,9 @@ export function createOnboardingService(facts: OnboardingFacts) {
         {
           id: 'backup',
           title: 'Make a backup',
-          done: false,
-          available: false,
-          detail: 'Backups arrive in a later version',
+          done: backup,
+          available: true,
+          detail: backup ? 'A backup of the hub exists' : 'No backup of the hub yet',
           href: '/nexus-management',
         },
       ];

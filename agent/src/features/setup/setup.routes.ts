@@ -9,6 +9,7 @@ import {
   type SetupResult,
 } from '../../contract/setup.js';
 import { LOCAL_ONLY_MESSAGE } from '../../contract/invites.js';
+import type { RestoreAccepted } from '../../contract/backups.js';
 import type { AppEnv } from '../../http/app-env.js';
 import { forbidden } from '../../lib/http-error.js';
 import { requireAdmin } from '../../http/guards.js';
@@ -23,6 +24,8 @@ export interface SetupRouteDeps {
   signUpOwner: (c: Context<AppEnv>, owner: RegisterInput) => Promise<PublicUser>;
   /** Whether the request comes from the home network (or the hub's VPN): only such may set up a fresh hub. */
   isLocalClient: (c: Context<AppEnv>) => boolean;
+  /** First-boot restore (the backups feature): checks and stages an uploaded backup, then restarts into it. */
+  restore: (c: Context<AppEnv>) => Promise<RestoreAccepted>;
 }
 
 /** The port people reached the console on, for the addresses the network check suggests. */
@@ -48,6 +51,8 @@ export function setupRoutes(service: SetupService, deps: SetupRouteDeps) {
         return c.json({ user, progress: service.progress() } satisfies SetupResult, 201);
       })
       .post('/skip', requireLocalClient, (c) => c.json(service.skip()))
+      // Multipart `file` and `passphrase`; 409 once the hub has an account.
+      .post('/restore', requireLocalClient, async (c) => c.json(await deps.restore(c), 202))
       // The rest of the wizard runs as the owner (or another admin).
       .get('/progress', requireAdmin, (c) => c.json(service.progress()))
       .put('/hub', requireAdmin, validate('json', hubIdentityInputSchema), (c) =>

@@ -73,6 +73,12 @@ const EVENT_LABELS: Record<AuditEventType, string> = {
   api_key_revoked: 'API key revoked',
   satellite_token_created: 'Satellite token issued',
   settings_secret_changed: 'Secret setting changed',
+  backup_created: 'Backup made',
+  backup_downloaded: 'Backup downloaded',
+  backup_deleted: 'Backup deleted',
+  backup_restored: 'Backup restored',
+  restore_confirmed: 'Restore confirmed',
+  restore_reverted: 'Restore reverted',
 };
 
 /** /auth-dashboard: sign-in activity and the security event log, for admins. */
