@@ -277,6 +277,47 @@ test('a full restore restarts the hub into the backup, signs out, and waits to b
   restoredBackup = { buffer, hubName: 'Before Restore' };
 });
 
+test('"Go back" after a restore restarts the hub with the data it had before', async () => {
+  test.setTimeout(120_000);
+  const { page, email } = owner;
+  await setHubName(page, 'In The Backup');
+  const buffer = await backupFile(page);
+  await setHubName(page, 'Before The Restore');
+  const restarts = hub.restarts;
+  const res = await page.request.post('/api/backups/restore', {
+    multipart: {
+      passphrase: PASSPHRASE,
+      file: { name: 'hub.nexusbackup', mimeType: 'application/octet-stream', buffer },
+    },
+  });
+  expect(res.status(), await res.text()).toBe(202);
+  await expect.poll(() => hub.restarts, { timeout: 60_000 }).toBe(restarts + 1);
+
+  await page.goto('/auth');
+  await page.request.post('/api/auth/logout');
+  await page.reload();
+  await signInThroughUi(page, email);
+  await page.waitForURL('**/dashboard');
+  expect(await hubName(page)).toBe('In The Backup');
+  await page.goto('/nexus-management');
+  const banner = page.getByTestId('pending-restore');
+  await expect(banner).toContainText('on In The Backup');
+  await banner.getByRole('button', { name: 'Go back' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Go back to the data from before the restore?' })
+    .getByRole('button', { name: 'Go back and restart' })
+    .click();
+  await expect(page.getByText('Restarting…')).toBeVisible({ timeout: 15_000 });
+  await page.waitForURL('**/auth', { timeout: 60_000 });
+  expect(hub.restarts).toBe(restarts + 2);
+  await signInThroughUi(page, email);
+  await page.waitForURL('**/dashboard');
+  expect(await hubName(page)).toBe('Before The Restore');
+  await page.goto('/nexus-management');
+  await expect(page.getByRole('region', { name: 'Backups', exact: true })).toBeVisible();
+  await expect(page.getByTestId('pending-restore')).toHaveCount(0);
+});
+
 test('the first-boot wizard restores a fresh hub from a backup', async ({ browser }) => {
   test.setTimeout(120_000);
   expect(restoredBackup, 'the full restore test makes the backup this one restores').not.toBeNull();
