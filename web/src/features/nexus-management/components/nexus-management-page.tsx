@@ -3,6 +3,7 @@ import { Link, useLocation } from 'wouter';
 import { Activity, Bug, Cpu, FlaskConical, LayoutDashboard, Network } from 'lucide-react';
 import { Spinner } from '@/components/ui/spinner';
 import { useAuth } from '@/features/auth';
+import { BackupsSection } from '@/features/backups';
 import { cn } from '@/lib/utils';
 import { DebugPanel } from './debug-panel';
 import { JetsonCheckPanel } from './jetson-check-panel';
@@ -55,11 +56,22 @@ function SectionNav() {
   );
 }
 
+/** The overview, and for administrators the hub's backups (the onboarding checklist links here). */
+function OverviewAndBackups() {
+  const { isAdmin } = useAuth();
+  return (
+    <>
+      <OverviewPanel />
+      {isAdmin ? <BackupsSection /> : null}
+    </>
+  );
+}
+
 const PANELS: Record<string, { title: string; intro: string; Panel: ComponentType }> = {
   '/nexus-management': {
     title: 'Nexus Management',
     intro: "This hub's identity, version and services, and how each of them is doing.",
-    Panel: OverviewPanel,
+    Panel: OverviewAndBackups,
   },
   '/nexus-test': {
     title: 'Self-test',

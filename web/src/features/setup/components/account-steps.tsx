@@ -1,5 +1,5 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
-import { ArrowLeft, ArrowRight, Info } from 'lucide-react';
+import { ArchiveRestore, ArrowLeft, ArrowRight, Info } from 'lucide-react';
 import { PASSWORD_MIN_LENGTH, isValidTimeZone } from '@nexus/agent/contract';
 import { Alert, AlertDescription } from '@/components/ui/alert';
 import {
@@ -22,10 +22,13 @@ import { StepActions, StepHeading } from './wizard-frame';
 export function WelcomeStep({
   onStart,
   onSkip,
+  onRestore,
   skipping,
 }: {
   onStart: () => void;
   onSkip: () => void;
+  /** A new or reset hub can take over an old one's data from a backup instead. */
+  onRestore: () => void;
   skipping: boolean;
 }) {
   return (
@@ -42,6 +45,10 @@ export function WelcomeStep({
         </ol>
         <p className="text-muted-foreground">
           You can leave at any point: the wizard picks up where you left it when you come back to /install.
+        </p>
+        <p className="text-muted-foreground">
+          Replacing a hub, or starting over after a reset? Restore its backup instead, and everything it had
+          comes back.
         </p>
       </div>
       <StepActions
@@ -69,6 +76,9 @@ export function WelcomeStep({
           </AlertDialog>
         }
       >
+        <Button variant="outline" onClick={onRestore} disabled={skipping}>
+          <ArchiveRestore aria-hidden="true" /> Restore from a backup
+        </Button>
         <Button onClick={onStart}>
           Get started <ArrowRight aria-hidden="true" />
         </Button>

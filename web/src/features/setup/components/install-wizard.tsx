@@ -24,6 +24,7 @@ import { canRevisit, nextStep, previousStep } from '../steps';
 import { browserTimeZone, clearDraft, loadDraft, saveDraft, type WizardDraft } from '../wizard-draft';
 import { HubStep, OwnerStep, WelcomeStep, type OwnerFields } from './account-steps';
 import { DoneStep, HomeAssistantStep, NetworkStep, ServicesStep } from './hub-steps';
+import { RestoreStep } from './restore-step';
 import { WizardFrame } from './wizard-frame';
 
 const session = () => (typeof window === 'undefined' ? undefined : window.sessionStorage);
@@ -47,6 +48,7 @@ function FirstBootWizard() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [alreadySetUp, setAlreadySetUp] = useState(false);
+  const [restoring, setRestoring] = useState(false);
 
   const update = (change: Partial<WizardDraft>) =>
     setDraft((prev) => {
@@ -126,10 +128,13 @@ function FirstBootWizard() {
       selectable={(s) => completed.includes(s)}
       onSelect={(s) => update({ step: s as WizardDraft['step'] })}
     >
-      {step === 'welcome' ? (
+      {step === 'welcome' && restoring ? (
+        <RestoreStep onBack={() => setRestoring(false)} />
+      ) : step === 'welcome' ? (
         <WelcomeStep
           onStart={() => update({ step: 'owner' })}
           onSkip={() => skip.mutate()}
+          onRestore={() => setRestoring(true)}
           skipping={skip.isPending}
         />
       ) : step === 'owner' ? (

@@ -1,0 +1,3 @@
+export { BackupsSection } from './components/backups-section';
+export { RestoreForm } from './components/restore-form';
+export { BACKUP_PATHS } from './api';
