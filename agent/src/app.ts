@@ -120,6 +120,8 @@ import { countPasskeys } from './features/auth/passkey-count.js';
 import { createOnboardingService } from './features/onboarding/onboarding.service.js';
 import { onboardingRoutes } from './features/onboarding/onboarding.routes.js';
 import { onboardingFacts } from './features/onboarding/onboarding-facts.js';
+import { createAlerts, type BackupRunSource } from './features/alerts/alerts.js';
+import { effectivePlan } from './features/subscription/subscription.service.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -158,6 +160,8 @@ export interface AppDeps {
   hostCheck?: HostCheck;
   /** Told what to stop when the agent shuts down (connections features keep open, e.g. to satellites). */
   onShutdown?: (stop: () => void) => void;
+  /** Backup runs, for the "a backup failed" alert (the backups feature supplies it). */
+  backupRuns?: BackupRunSource;
   now?: () => number;
 }
 
@@ -175,6 +179,15 @@ function apiRoutes(
 ) {
   // Security events from every feature (issue 18): sign-ins, 2FA, passkeys, roles, tokens, secrets.
   const audit = createAuditLog({ db: deps.db, log: deps.log, now: deps.now });
+  // Events that notify (issue 19): the sign-ins, the engine and flow runs are watched from here on.
+  const alerts = createAlerts({
+    db: deps.db,
+    log: deps.log,
+    notify: deps.notifications.notify,
+    settings: createSettingsRepository(deps.db, deps.now),
+    now: deps.now,
+  });
+  const sessions = alerts.watchSignIns(deps.sessions);
   const auditRows = createAuditRepository(deps.db, deps.now);
   deps.onShutdown?.(startAuditRetention(auditRows, deps.log));
   const registration = createRegistrationService({
@@ -187,7 +200,7 @@ function apiRoutes(
   });
   const auth = createAuthService({
     db: deps.db,
-    sessions: deps.sessions,
+    sessions,
     secrets: deps.secrets,
     log: deps.log,
     limits: deps.authLimits,
@@ -197,7 +210,7 @@ function apiRoutes(
   });
   const passkeys = createPasskeyService({
     db: deps.db,
-    sessions: deps.sessions,
+    sessions,
     throttles: auth.throttles,
     audit,
     log: deps.log,
@@ -292,7 +305,7 @@ function apiRoutes(
   });
   const engine = deps.docker ?? createDockerAdapter(deps.env.DOCKER_HOST);
   const docker = createDockerFeature({
-    engine,
+    engine: alerts.wrapEngine(engine),
     db: deps.db,
     secrets: deps.secrets,
     live: deps.live,
@@ -369,6 +382,7 @@ function apiRoutes(
     audit,
     now: deps.now,
     authenticateSatellite: (id, token) => satellites.authenticate(id, token),
+    onRunEnded: alerts.onFlowRunEnded,
     ports: {
       llm: chatAsLlmPort(llm.chat),
       homeAssistant: {
@@ -394,7 +408,7 @@ function apiRoutes(
   const trustProxy = deps.env.NEXUS_TRUST_PROXY;
   const phones = createPhonesService({
     db: deps.db,
-    sessions: deps.sessions,
+    sessions,
     audit,
     log: deps.log,
     now: deps.now,
@@ -409,6 +423,35 @@ function apiRoutes(
       passkeys: (userId) => countPasskeys(deps.db, userId),
     }),
   );
+  for (const stop of alerts.start({
+    timings: {
+      haGraceMs: deps.env.NEXUS_ALERT_HA_GRACE_MS,
+      containerStableMs: deps.env.NEXUS_ALERT_CONTAINER_STABLE_MS,
+      pollMs: deps.env.NEXUS_ALERT_POLL_MS,
+    },
+    engine,
+    homeAssistant: homeAssistant.connection,
+    ollama: { url: deps.env.OLLAMA_URL, probe: () => ollama.version() },
+    satellites: () => satellites.list(),
+    sampler: deps.system.sampler,
+    host: {
+      diskPaths: [deps.env.dataDir, hostFiles.root],
+      memory: deps.system.info.readMemoryPressure?.bind(deps.system.info),
+      thermal: deps.system.info.readThermalTrips?.bind(deps.system.info),
+    },
+    vpn: () => vpn.status(),
+    subscription: () => {
+      const row = createSubscriptionRepository(deps.db).get();
+      if (!row) return null;
+      const { status } = effectivePlan(row, (deps.now ?? Date.now)());
+      if (status === 'trialing') return { kind: 'trial', endsAt: row.trialEndsAt.getTime() };
+      return status === 'active' && row.paidUntil
+        ? { kind: 'licence', endsAt: row.paidUntil.getTime() }
+        : null;
+    },
+    backups: deps.backupRuns,
+  }))
+    deps.onShutdown?.(stop);
   const inviteOptions = {
     publicUrl: deps.env.NEXUS_PUBLIC_URL ?? null,
     trustProxy,
