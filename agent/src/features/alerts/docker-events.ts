@@ -73,7 +73,9 @@ export function watchDockerEvents(deps: {
           return;
         }
         attempt.events = events;
-        if (down) deps.log.info('alerts: the Docker event stream is back');
+        deps.log.info(
+          down ? 'alerts: the Docker event stream is back' : 'alerts: following the Docker event stream',
+        );
         down = false;
         let healthy = false;
         events.on('data', (event: EngineEvent) => {
