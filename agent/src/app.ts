@@ -123,6 +123,8 @@ import { onboardingFacts } from './features/onboarding/onboarding-facts.js';
 import { createBackupsService, sqliteOf } from './features/backups/backups.service.js';
 import { backupsRoutes, receiveRestore } from './features/backups/backups.routes.js';
 import { SCRYPT_TEST_MIN_N } from './features/backups/backup-format.js';
+import { createAlerts } from './features/alerts/alerts.js';
+import { effectivePlan } from './features/subscription/subscription.service.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -180,6 +182,15 @@ function apiRoutes(
 ) {
   // Security events from every feature (issue 18): sign-ins, 2FA, passkeys, roles, tokens, secrets.
   const audit = createAuditLog({ db: deps.db, log: deps.log, now: deps.now });
+  // Events that notify (issue 19): the sign-ins, the engine and flow runs are watched from here on.
+  const alerts = createAlerts({
+    db: deps.db,
+    log: deps.log,
+    notify: deps.notifications.notify,
+    settings: createSettingsRepository(deps.db, deps.now),
+    now: deps.now,
+  });
+  const sessions = alerts.watchSignIns(deps.sessions);
   const auditRows = createAuditRepository(deps.db, deps.now);
   deps.onShutdown?.(startAuditRetention(auditRows, deps.log));
   const registration = createRegistrationService({
@@ -192,7 +203,7 @@ function apiRoutes(
   });
   const auth = createAuthService({
     db: deps.db,
-    sessions: deps.sessions,
+    sessions,
     secrets: deps.secrets,
     log: deps.log,
     limits: deps.authLimits,
@@ -202,7 +213,7 @@ function apiRoutes(
   });
   const passkeys = createPasskeyService({
     db: deps.db,
-    sessions: deps.sessions,
+    sessions,
     throttles: auth.throttles,
     audit,
     log: deps.log,
@@ -297,7 +308,7 @@ function apiRoutes(
   });
   const engine = deps.docker ?? createDockerAdapter(deps.env.DOCKER_HOST);
   const docker = createDockerFeature({
-    engine,
+    engine: alerts.wrapEngine(engine),
     db: deps.db,
     secrets: deps.secrets,
     live: deps.live,
@@ -374,6 +385,7 @@ function apiRoutes(
     audit,
     now: deps.now,
     authenticateSatellite: (id, token) => satellites.authenticate(id, token),
+    onRunEnded: alerts.onFlowRunEnded,
     ports: {
       llm: chatAsLlmPort(llm.chat),
       homeAssistant: {
@@ -399,7 +411,7 @@ function apiRoutes(
   const trustProxy = deps.env.NEXUS_TRUST_PROXY;
   const phones = createPhonesService({
     db: deps.db,
-    sessions: deps.sessions,
+    sessions,
     audit,
     log: deps.log,
     now: deps.now,
@@ -430,6 +442,35 @@ function apiRoutes(
       hasBackup: () => backups.hasBackup(),
     }),
   );
+  for (const stop of alerts.start({
+    timings: {
+      haGraceMs: deps.env.NEXUS_ALERT_HA_GRACE_MS,
+      containerStableMs: deps.env.NEXUS_ALERT_CONTAINER_STABLE_MS,
+      pollMs: deps.env.NEXUS_ALERT_POLL_MS,
+    },
+    engine,
+    homeAssistant: homeAssistant.connection,
+    ollama: { url: deps.env.OLLAMA_URL, probe: () => ollama.version() },
+    satellites: () => satellites.list(),
+    sampler: deps.system.sampler,
+    host: {
+      diskPaths: [deps.env.dataDir, hostFiles.root],
+      memory: deps.system.info.readMemoryPressure?.bind(deps.system.info),
+      thermal: deps.system.info.readThermalTrips?.bind(deps.system.info),
+    },
+    vpn: () => vpn.status(),
+    subscription: () => {
+      const row = createSubscriptionRepository(deps.db).get();
+      if (!row) return null;
+      const { status } = effectivePlan(row, (deps.now ?? Date.now)());
+      if (status === 'trialing') return { kind: 'trial', endsAt: row.trialEndsAt.getTime() };
+      return status === 'active' && row.paidUntil
+        ? { kind: 'licence', endsAt: row.paidUntil.getTime() }
+        : null;
+    },
+    backups,
+  }))
+    deps.onShutdown?.(stop);
   const inviteOptions = {
     publicUrl: deps.env.NEXUS_PUBLIC_URL ?? null,
     trustProxy,

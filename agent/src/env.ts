@@ -60,6 +60,12 @@ const envSchema = z.object({
   NEXUS_WYOMING_RETRY_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
   /** Only for `npm run cli -- backup:decrypt`: the backup's passphrase (otherwise read from stdin). */
   NEXUS_BACKUP_PASSPHRASE: z.string().min(1).optional(),
+  /** Alerts (issue 19): how long Home Assistant may be disconnected before it notifies, in ms. Tests shorten it. */
+  NEXUS_ALERT_HA_GRACE_MS: z.coerce.number().int().min(10).max(3_600_000).default(60_000),
+  /** Alerts: how long a container must run again before its fault notifies as cleared, in ms. */
+  NEXUS_ALERT_CONTAINER_STABLE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
+  /** Alerts: how often the host, satellites (and, half as often, Ollama, VPN, licence) are checked, in ms. */
+  NEXUS_ALERT_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Who may create an account once the hub has its owner, until an admin chooses on the User

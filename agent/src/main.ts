@@ -39,6 +39,9 @@ function openStorage() {
     const restored = applyPendingRestore(env.dataDir);
     if (restored) log.warn({ dataDir: env.dataDir }, restored);
     const handle = openDatabase(env.dataDir);
+    // The restored database holds the sessions of the day it was backed up: browsers that kept one
+    // would be signed in to data they may no longer be meant to see. Everyone signs in again.
+    if (restored) handle.sqlite.prepare('DELETE FROM sessions').run();
     return { handle, secrets: openSecretBox(env.dataDir, handle) };
   } catch (error) {
     // A damaged database is never recreated: the message names the newest backup and how to restore it.

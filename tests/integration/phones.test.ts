@@ -244,7 +244,7 @@ describe('GET /api/onboarding', () => {
       available: true,
       done: false,
       detail: 'No backup of the hub yet',
-      href: '/nexus-management',
+      href: '/nexus-management#backups',
     });
     expect(res.json.total).toBe(7);
     expect(await item(bob, 'model')).toMatchObject({ done: false });

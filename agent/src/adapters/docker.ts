@@ -85,6 +85,11 @@ export interface DockerAdapter {
   volumeExists(name: string): Promise<boolean>;
   createVolume(name: string, labels: Record<string, string>): Promise<void>;
   removeVolume(name: string): Promise<void>;
+  /**
+   * The engine's event stream (GET /events) for these types, one parsed event object per item;
+   * it ends (or errors) when the engine goes away. Optional so stand-ins need not stream.
+   */
+  streamEvents?(types: string[], signal: AbortSignal): Promise<Readable>;
 }
 
 /**
@@ -479,6 +484,44 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
     removeVolume: (name) =>
       call(async (c) => {
         await c.docker.getVolume(name).remove();
+      }),
+
+    streamEvents: (types, signal) =>
+      call(async (c) => {
+        const source = (await c.streaming.getEvents({
+          filters: { type: types },
+          abortSignal: signal,
+        } as Docker.GetEventsOptions)) as Readable;
+        // The engine writes one JSON object per line (Engine API, "Monitor events").
+        let rest = '';
+        const events = new Readable({
+          objectMode: true,
+          highWaterMark: 1024,
+          read() {
+            source.resume();
+          },
+          destroy(err, cb) {
+            source.destroy();
+            cb(err);
+          },
+        });
+        source.on('data', (chunk: Buffer) => {
+          const lines = (rest + chunk.toString('utf8')).split('\n');
+          rest = lines.pop() ?? '';
+          let wantsMore = true;
+          for (const line of lines) {
+            if (!line.trim()) continue;
+            try {
+              wantsMore = events.push(JSON.parse(line));
+            } catch {
+              // A line that is not JSON is not an event; the next one may be.
+            }
+          }
+          if (!wantsMore) source.pause();
+        });
+        source.on('end', () => events.push(null));
+        source.on('error', (err) => events.destroy(toHttpError(err, endpoint)));
+        return events;
       }),
   };
 }

@@ -77,6 +77,41 @@ export interface SystemInfoAdapter {
   networkInterfaces(): Promise<RawInterface[]>;
   listeningPorts(): Promise<Omit<ListeningPort, 'service'>[]>;
   dns(): { nameservers: string[]; search: string[] };
+  /** MemAvailable and the kernel's memory pressure (PSI "some avg10", %) from the host root; null off Linux. */
+  readMemoryPressure?(): MemoryPressure | null;
+  /** Every thermal zone with its temperature and its lowest passive/hot/critical trip point, in °C. */
+  readThermalTrips?(): ThermalTrip[];
+}
+
+export interface MemoryPressure {
+  totalBytes: number;
+  availableBytes: number;
+  /** Share of the last 10 s some task waited for memory; null without /proc/pressure (kernel < 4.20). */
+  someAvg10: number | null;
+}
+
+export interface ThermalTrip {
+  zone: string;
+  /** The zone's type, e.g. "CPU-therm". */
+  type: string;
+  temp: number;
+  trip: { type: string; temp: number } | null;
+}
+
+/** Trip types that mean "too hot" (an `active` trip only switches a fan on). */
+const HOT_TRIPS = new Set(['passive', 'hot', 'critical']);
+
+/** /proc/meminfo's MemTotal and MemAvailable (kB) and /proc/pressure/memory's `some avg10=`. */
+export function parseMemoryPressure(meminfo: string, pressure: string | null): MemoryPressure | null {
+  const kb = (name: string) => {
+    const m = new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(meminfo);
+    return m ? Number(m[1]) * 1024 : null;
+  };
+  const total = kb('MemTotal');
+  const available = kb('MemAvailable');
+  if (total === null || available === null) return null;
+  const some = pressure ? /^some .*?avg10=([\d.]+)/m.exec(pressure) : null;
+  return { totalBytes: total, availableBytes: available, someAvg10: some ? Number(some[1]) : null };
 }
 
 /** Interfaces whose traffic is also counted on a physical one (container bridges, veth pairs). */
@@ -280,6 +315,36 @@ export function createSystemInfo(opts: { hostRoot?: string } = {}): SystemInfoAd
       if (!linux) return { readBytes: 0, writeBytes: 0 };
       disks ??= discoverDisks(sysRoot);
       return parseDiskStats(readText(path.join(procRoot, 'diskstats')) ?? '', disks);
+    },
+
+    readMemoryPressure() {
+      const meminfo = readText(path.join(procRoot, 'meminfo'));
+      if (!meminfo) return null;
+      return parseMemoryPressure(meminfo, readText(path.join(procRoot, 'pressure/memory')));
+    },
+
+    readThermalTrips() {
+      const thermal = path.join(sysRoot, 'class/thermal');
+      const zones: ThermalTrip[] = [];
+      for (const zone of listDir(thermal).filter((d) => d.startsWith('thermal_zone'))) {
+        const dir = path.join(thermal, zone);
+        const milli = Number(readText(path.join(dir, 'temp')));
+        if (!Number.isFinite(milli) || milli <= 0 || milli > 200_000) continue;
+        let trip: ThermalTrip['trip'] = null;
+        for (const file of listDir(dir).filter((f) => /^trip_point_\d+_type$/.test(f))) {
+          const type = readText(path.join(dir, file))?.trim() ?? '';
+          const tripMilli = Number(readText(path.join(dir, file.replace('_type', '_temp'))));
+          if (!HOT_TRIPS.has(type) || !Number.isFinite(tripMilli) || tripMilli <= 0) continue;
+          if (!trip || tripMilli / 1000 < trip.temp) trip = { type, temp: round1(tripMilli / 1000) };
+        }
+        zones.push({
+          zone,
+          type: readText(path.join(dir, 'type'))?.trim() || zone,
+          temp: round1(milli / 1000),
+          trip,
+        });
+      }
+      return zones;
     },
 
     readTemperatures() {

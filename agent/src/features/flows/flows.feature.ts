@@ -8,6 +8,7 @@ import type { SatelliteAuthenticator } from '../../http/guards.js';
 import { flowsRoutes, hooksRoutes } from './flows.routes.js';
 import { createFlowsService } from './flows.service.js';
 import type { AuditRecorder } from '../audit/audit.service.js';
+import type { EndedFlowRun } from '../alerts/flow-alerts.js';
 
 /**
  * FlowForge: flows (trigger + stages) with versions, runs recorded stage by stage and streamed
@@ -25,6 +26,8 @@ export function createFlowsFeature(deps: {
   authenticateSatellite?: SatelliteAuthenticator;
   /** The security event log: API keys made and revoked. */
   audit?: AuditRecorder;
+  /** Told when a run ends (the alerts: a failing flow notifies its owner). */
+  onRunEnded?: (run: EndedFlowRun) => void;
   now?: () => number;
 }) {
   const service = createFlowsService({
@@ -35,6 +38,7 @@ export function createFlowsFeature(deps: {
     log: deps.log.child({ feature: 'flows' }),
     dataDir: deps.dataDir,
     audit: deps.audit,
+    onRunEnded: deps.onRunEnded,
     now: deps.now,
   });
   service.startScheduler();

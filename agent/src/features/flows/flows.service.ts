@@ -32,6 +32,7 @@ import {
   notFound,
   tooManyRequests,
 } from '../../lib/http-error.js';
+import type { EndedFlowRun } from '../alerts/flow-alerts.js';
 import type { AuditRecorder } from '../audit/audit.service.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -141,6 +142,8 @@ export function createFlowsService(deps: {
   dataDir: string;
   /** The security event log: API keys made and revoked (who and where come from the request). */
   audit?: AuditRecorder;
+  /** Told when a run has ended, succeeded or failed (the alerts). */
+  onRunEnded?: (run: EndedFlowRun) => void;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -376,6 +379,17 @@ export function createFlowsService(deps: {
   // ---- runs ----
 
   function publishRun(run: FlowRunRow) {
+    if (deps.onRunEnded && run.finishedAt && (run.status === 'failed' || run.status === 'succeeded')) {
+      const flow = repo.get(run.flowId);
+      deps.onRunEnded({
+        flowId: run.flowId,
+        flowName: flow?.name ?? `#${run.flowId}`,
+        ownerId: flow?.ownerId ?? null,
+        runId: run.id,
+        status: run.status,
+        error: run.error,
+      });
+    }
     const runTopic = flowRunTopic(run.id);
     const listTopic = flowRunsTopic(run.flowId);
     if (!deps.live.hasSubscribers(runTopic) && !deps.live.hasSubscribers(listTopic)) return;

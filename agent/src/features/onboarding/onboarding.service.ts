@@ -142,7 +142,7 @@ export function createOnboardingService(facts: OnboardingFacts) {
           done: backup,
           available: true,
           detail: backup ? 'A backup of the hub exists' : 'No backup of the hub yet',
-          href: '/nexus-management',
+          href: '/nexus-management#backups',
         },
       ];
       const available = items.filter((item) => item.available);
