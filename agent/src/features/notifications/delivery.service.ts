@@ -120,6 +120,8 @@ export function createNotificationDelivery(deps: {
 
     channels: view,
 
+    haServices: (): Promise<string[]> => deps.homeAssistant.services().catch(() => []),
+
     async updateChannels(input: NotificationChannelsInput): Promise<NotificationChannels> {
       const current = settings.get();
       // An enabled channel must be able to send; a disabled one may keep half-filled settings.
