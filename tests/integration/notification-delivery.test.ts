@@ -373,6 +373,26 @@ describe('send test', () => {
     });
   });
 
+  it('sends the credentials of a URL as HTTP Basic, and never shows them in an error or a log line', async () => {
+    const port = new URL(hook.url).port;
+    await owner.put('/api/notifications/channels', {
+      webhook: { enabled: true, url: `http://hooker:s3cr%3At@127.0.0.1:${port}/hooks/basic` },
+    });
+    expect((await owner.post('/api/notifications/channels/webhook/test')).json.ok).toBe(true);
+    expect(hook.received.at(-1)!.headers.authorization).toBe(
+      `Basic ${Buffer.from('hooker:s3cr:t').toString('base64')}`,
+    );
+    hook.failWith = 502;
+    const failed = await owner.post('/api/notifications/channels/webhook/test');
+    expect(failed.json.ok).toBe(false);
+    expect(failed.text).not.toContain('s3cr');
+    hook.failWith = null;
+    expect(agent.logs.join('\n')).not.toContain('s3cr');
+    await owner.put('/api/notifications/channels', {
+      webhook: { enabled: true, url: `${hook.url}/hooks/nexus` },
+    });
+  });
+
   it('refuses an unknown channel with 400', async () => {
     expect((await owner.post('/api/notifications/channels/pigeon/test')).status).toBe(400);
   });

@@ -139,6 +139,14 @@ async function guardedPost(
     throw new DeliveryError('The address is not a URL');
   }
   const target = safeOrigin(url);
+  // fetch refuses URLs with credentials; https://user:pass@host/… means HTTP Basic, as curl reads it.
+  if (parsed.username || parsed.password) {
+    const user = decodeURIComponent(parsed.username);
+    const pass = decodeURIComponent(parsed.password);
+    headers = { Authorization: `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`, ...headers };
+    parsed.username = '';
+    parsed.password = '';
+  }
   let outcome: { status: number; text: string };
   try {
     outcome = await guard.fetch(

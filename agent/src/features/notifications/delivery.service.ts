@@ -211,6 +211,9 @@ export function createNotificationDelivery(deps: {
       });
     },
 
+    /** Sends what is due now and resolves when done (tests drive the outbox with it and a fake clock). */
+    runDue: () => outbox.runDue(),
+
     /** Starts the retry timer; returns its stop (for deps.onShutdown). */
     start: () => outbox.start(),
   };

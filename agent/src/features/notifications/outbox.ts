@@ -275,6 +275,9 @@ export function createOutbox(deps: {
 
     kick,
 
+    /** Sends what is due now and resolves when done (tests; the timer uses kick). */
+    runDue: () => drain(),
+
     /** Starts the timer that sends due retries (and, at once, what a previous run left pending). */
     start(): () => void {
       kick();
