@@ -97,6 +97,7 @@ function ChannelCard({
         <div className="flex items-center gap-2">
           <Switch
             id={`channel-${channel}-enabled`}
+            aria-label={`${name} on`}
             checked={enabled}
             disabled={enableDisabled}
             onCheckedChange={onEnabled}
@@ -143,7 +144,8 @@ function HealthLine({ health }: { health: Health }) {
       <p className="text-muted-foreground">{parts.join(' · ')}</p>
       {health.lastError && (
         <p className="text-destructive">
-          Failing{health.lastFailureAt && ` since ${timeAgo(health.lastFailureAt)}`}: {health.lastError}
+          Failing: {health.lastError}
+          {health.lastFailureAt && ` (last failure ${timeAgo(health.lastFailureAt)})`}
         </p>
       )}
     </div>
