@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, test } from './support.js';
+import { startWebhookReceiver } from '../fixtures/webhook-receiver.js';
+import { startAgent } from '../support/agent.js';
+import { expect, skipFirstBootWizard, test } from './support.js';
 
 const email = `notify-${randomBytes(3).toString('hex')}@example.com`;
 const password = 'correct horse battery staple';
@@ -82,4 +84,55 @@ test('filters, delete with confirmation, and the preferences grid saves', async 
   await expect(page.getByRole('switch', { name: 'Flows by E-mail' })).toBeChecked();
   const saved = await (await page.request.get('/api/notifications/preferences')).json();
   expect(saved.categories.flows.email).toBe(true);
+});
+
+test('an admin sets up the webhook channel: the secret is never shown again, and "Send test" reports the result', async ({
+  browser,
+}) => {
+  // Its own hub, so this account is the owner (an admin).
+  const hub = await startAgent({ env: { NEXUS_REGISTRATION: 'open' } });
+  const receiver = await startWebhookReceiver();
+  receiver.secret = 'e2e-signing-secret';
+  const context = await browser.newContext({ baseURL: hub.url });
+  const page = await context.newPage();
+  try {
+    await skipFirstBootWizard(hub.url);
+    const res = await page.request.post('/api/auth/register', {
+      data: { name: 'Olga Owner', email: 'olga@example.com', password },
+    });
+    expect(res.ok()).toBe(true);
+    // The receiver is on loopback: the admin allows it, as for a LAN server.
+    const allow = await page.request.put('/api/settings/outbound', {
+      data: { allowList: [new URL(receiver.url).host] },
+    });
+    expect(allow.ok()).toBe(true);
+
+    await page.goto('/notifications');
+    await page.getByRole('tab', { name: 'Channels' }).click();
+    const webhook = page.getByRole('form', { name: 'Webhook channel' });
+    await webhook.getByRole('textbox', { name: 'URL' }).fill(`${receiver.url}/hook`);
+    await webhook.getByRole('textbox', { name: 'Signing secret' }).fill('e2e-signing-secret');
+    await webhook.getByRole('switch', { name: 'Webhook on' }).click();
+    await webhook.getByRole('button', { name: 'Save' }).click();
+    await expect(webhook.getByRole('textbox', { name: 'Signing secret' })).toHaveValue('');
+    await expect(webhook.getByRole('textbox', { name: 'Signing secret' })).toHaveAttribute(
+      'placeholder',
+      /Saved/,
+    );
+    await webhook.getByRole('button', { name: 'Send test' }).click();
+    await expect(webhook.getByRole('status')).toHaveText(/Test sent/);
+    expect(receiver.received.at(-1)?.signatureValid).toBe(true);
+
+    receiver.failWith = 500;
+    await webhook.getByRole('button', { name: 'Send test' }).click();
+    await expect(webhook.getByRole('status')).toHaveText(/Test failed: .*answered 500/);
+    await expect(webhook.getByText(/Failing: .*answered 500/)).toBeVisible();
+    await page.reload();
+    await page.getByRole('tab', { name: 'Channels' }).click();
+    expect(await page.content()).not.toContain('e2e-signing-secret');
+  } finally {
+    await context.close();
+    await receiver.close();
+    await hub.stop();
+  }
 });
