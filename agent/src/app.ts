@@ -47,6 +47,7 @@ import {
 } from './features/notifications/notifications.service.js';
 import { notificationRoutes } from './features/notifications/notifications.routes.js';
 import { publishNotifications } from './features/notifications/notifications.live.js';
+import { createNotificationDelivery } from './features/notifications/delivery.service.js';
 import { docsRoutes } from './features/docs/docs.routes.js';
 import { createSystemInfo, type SystemInfoAdapter } from './adapters/system-info.js';
 import { createVpnAdapter, type VpnAdapter } from './adapters/vpn.js';
@@ -329,6 +330,31 @@ function apiRoutes(
     log: deps.log,
     now: deps.now,
   });
+  // Notifications beyond the console (issue 19): preferences, channels and the outbox.
+  const notificationDelivery = createNotificationDelivery({
+    db: deps.db,
+    log: deps.log,
+    secrets: deps.secrets,
+    notifications: deps.notifications,
+    mailer: deps.mailer ?? null,
+    homeAssistant: {
+      notify: async (service, data) => {
+        await homeAssistant.connection.requireSession().callService('notify', service, data, {});
+      },
+      services: async () => {
+        const session = homeAssistant.connection.currentSession();
+        if (!session) return [];
+        return Object.keys((await session.getServices()).notify ?? {}).map((name) => `notify.${name}`);
+      },
+    },
+    // ntfy and webhook URLs are the admin's, but a LAN address still needs the admin's allow-list.
+    guard: createOutboundGuard({ allowList: outboundSettings.allowList }),
+    publicUrl: deps.env.NEXUS_PUBLIC_URL ?? null,
+    hubName: () => setup.identity().hubName,
+    now: deps.now,
+    outbox: { retryDelaysMs: deps.env.NEXUS_NOTIFY_RETRY_MS, pollMs: deps.env.NEXUS_NOTIFY_POLL_MS },
+  });
+  deps.onShutdown?.(notificationDelivery.start());
   // The board does not change while the agent runs.
   let board: BoardSummary | null = null;
   const nexusManagement = createNexusManagementService({
@@ -394,8 +420,13 @@ function apiRoutes(
       },
       notify: {
         notify: async (userId, n) => ({
-          id: deps.notifications.notify({ userId, level: n.severity, title: n.title, body: n.body || null })
-            .id,
+          id: deps.notifications.notify({
+            userId,
+            level: n.severity,
+            category: 'flows',
+            title: n.title,
+            body: n.body || null,
+          }).id,
         }),
       },
       // Members choose these URLs: every hop passes the outbound guard and the admin's allow-list.
@@ -482,7 +513,7 @@ function apiRoutes(
       '/auth/password-reset',
       passwordResetRoutes(passwordResets, { trustProxy: deps.env.NEXUS_TRUST_PROXY }),
     )
-    .route('/notifications', notificationRoutes(deps.notifications))
+    .route('/notifications', notificationRoutes(deps.notifications, notificationDelivery))
     .route('/docs', docsRoutes(APP_VERSION, deps.routeTable))
     .route('/auth/registration', registrationRoutes(registration, inviteOptions))
     .route('/auth/phones', phoneRoutes(phones, { publicUrl: deps.env.NEXUS_PUBLIC_URL ?? null, trustProxy }))

@@ -66,6 +66,17 @@ const envSchema = z.object({
   NEXUS_ALERT_CONTAINER_STABLE_MS: z.coerce.number().int().min(10).max(3_600_000).default(30_000),
   /** Alerts: how often the host, satellites (and, half as often, Ollama, VPN, licence) are checked, in ms. */
   NEXUS_ALERT_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  /**
+   * Waits between a failed notification delivery and its retries, in ms, comma-separated (the last
+   * repeats); after 5 attempts a delivery is failed. Default 30 s, 2 min, 10 min, 1 h. Tests shorten it.
+   */
+  NEXUS_NOTIFY_RETRY_MS: z
+    .string()
+    .regex(/^\d+(,\d+)*$/, 'comma-separated milliseconds, e.g. 30000,120000,600000,3600000')
+    .default('30000,120000,600000,3600000')
+    .transform((v) => v.split(',').map(Number)),
+  /** How often due notification retries are looked for, in ms (new ones go out at once). */
+  NEXUS_NOTIFY_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Who may create an account once the hub has its owner, until an admin chooses on the User

@@ -144,6 +144,8 @@ export interface HaSession {
   subscribeEvents(eventType: string, listener: () => void): Promise<void>;
   getStates(): Promise<HaEntityState[]>;
   getConfig(): Promise<HaConfig>;
+  /** `get_services`: domain → service → its description (only the names are used). */
+  getServices(): Promise<Record<string, Record<string, unknown>>>;
   listAreas(): Promise<HaAreaRegistryEntry[]>;
   listDevices(): Promise<HaDeviceRegistryEntry[]>;
   listEntities(): Promise<HaEntityRegistryEntry[]>;
@@ -392,6 +394,9 @@ class LibrarySession implements HaSession {
   }
   getConfig() {
     return this.command(getConfig(this.conn), 'get_config');
+  }
+  getServices() {
+    return this.send<Record<string, Record<string, unknown>>>('get_services');
   }
   listAreas() {
     return this.send<HaAreaRegistryEntry[]>('config/area_registry/list');

@@ -243,6 +243,10 @@ export const notificationChannelsInputSchema = z.strictObject({
 });
 export type NotificationChannelsInput = z.infer<typeof notificationChannelsInputSchema>;
 
+/** GET /api/notifications/ha-services: the notify services a person may pick for their phone. */
+export const notificationHaServicesSchema = z.object({ services: z.array(z.string()) });
+export type NotificationHaServices = z.infer<typeof notificationHaServicesSchema>;
+
 export const notificationChannelParamSchema = z.object({ channel: notificationChannelSchema });
 /** POST /api/notifications/channels/:channel/test answers this (200 whether or not it arrived). */
 export const channelTestResultSchema = z.object({ ok: z.boolean(), message: z.string() });

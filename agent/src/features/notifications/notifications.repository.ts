@@ -1,14 +1,44 @@
-import { and, count, desc, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, isNull, lt, notExists, or, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { NotificationCategory, NotificationLevel } from '../../contract/notifications.js';
-import { notificationReads, notifications, type NotificationRow } from './notifications.table.js';
+import {
+  notificationHidden,
+  notificationReads,
+  notifications,
+  type NotificationRow,
+} from './notifications.table.js';
+
+/** The list's filters (GET /api/notifications). */
+export interface NotificationFilter {
+  limit: number;
+  category?: NotificationCategory;
+  level?: NotificationLevel;
+  /** true: unread only; false: read only. */
+  unread?: boolean;
+  /** Older than this id (paging). */
+  before?: number;
+}
 
 export interface NotificationWithRead extends NotificationRow {
   readAt: Date | null;
 }
 
-/** What one account sees: its own notifications and every broadcast. */
-const visibleTo = (userId: number) => or(eq(notifications.userId, userId), isNull(notifications.userId));
+/**
+ * What one account sees: its own notifications and every broadcast it has not hidden (a person's
+ * delete of a broadcast hides it for them only).
+ */
+const visibleTo = (db: Db, userId: number) =>
+  and(
+    or(eq(notifications.userId, userId), isNull(notifications.userId)),
+    notExists(
+      db
+        .select({ one: notificationHidden.userId })
+        .from(notificationHidden)
+        .where(
+          and(eq(notificationHidden.notificationId, notifications.id), eq(notificationHidden.userId, userId)),
+        ),
+    ),
+  );
 
 export function createNotificationRepository(db: Db) {
   const readJoin = (userId: number) =>
@@ -28,26 +58,35 @@ export function createNotificationRepository(db: Db) {
       return db.insert(notifications).values(input).returning().get();
     },
 
-    listFor(userId: number, limit: number): NotificationWithRead[] {
-      return db
-        .select({
-          id: notifications.id,
-          userId: notifications.userId,
-          level: notifications.level,
-          category: notifications.category,
-          incidentKey: notifications.incidentKey,
-          title: notifications.title,
-          body: notifications.body,
-          link: notifications.link,
-          createdAt: notifications.createdAt,
-          readAt: notificationReads.readAt,
-        })
-        .from(notifications)
-        .leftJoin(notificationReads, readJoin(userId))
-        .where(visibleTo(userId))
-        .orderBy(desc(notifications.createdAt), desc(notifications.id))
-        .limit(limit)
-        .all();
+    listFor(userId: number, filter: NotificationFilter): NotificationWithRead[] {
+      const where: (SQL | undefined)[] = [visibleTo(db, userId)];
+      if (filter.category) where.push(eq(notifications.category, filter.category));
+      if (filter.level) where.push(eq(notifications.level, filter.level));
+      if (filter.unread === true) where.push(isNull(notificationReads.userId));
+      if (filter.unread === false) where.push(isNotNull(notificationReads.userId));
+      if (filter.before !== undefined) where.push(lt(notifications.id, filter.before));
+      return (
+        db
+          .select({
+            id: notifications.id,
+            userId: notifications.userId,
+            level: notifications.level,
+            category: notifications.category,
+            incidentKey: notifications.incidentKey,
+            title: notifications.title,
+            body: notifications.body,
+            link: notifications.link,
+            createdAt: notifications.createdAt,
+            readAt: notificationReads.readAt,
+          })
+          .from(notifications)
+          .leftJoin(notificationReads, readJoin(userId))
+          .where(and(...where))
+          // By id: ids grow with time, and `before` pages by id.
+          .orderBy(desc(notifications.id))
+          .limit(filter.limit)
+          .all()
+      );
     },
 
     unreadCount(userId: number): number {
@@ -56,7 +95,7 @@ export function createNotificationRepository(db: Db) {
           .select({ n: count() })
           .from(notifications)
           .leftJoin(notificationReads, readJoin(userId))
-          .where(and(visibleTo(userId), isNull(notificationReads.userId)))
+          .where(and(visibleTo(db, userId), isNull(notificationReads.userId)))
           .get()?.n ?? 0
       );
     },
@@ -77,7 +116,7 @@ export function createNotificationRepository(db: Db) {
         })
         .from(notifications)
         .leftJoin(notificationReads, readJoin(userId))
-        .where(and(eq(notifications.id, id), visibleTo(userId)))
+        .where(and(eq(notifications.id, id), visibleTo(db, userId)))
         .get();
     },
 
@@ -96,9 +135,23 @@ export function createNotificationRepository(db: Db) {
         .select({ id: notifications.id })
         .from(notifications)
         .leftJoin(notificationReads, readJoin(userId))
-        .where(and(visibleTo(userId), isNull(notificationReads.userId)))
+        .where(and(visibleTo(db, userId), isNull(notificationReads.userId)))
         .all()
         .map((row) => row.id);
+    },
+
+    /** The user's own notification is deleted; a broadcast is hidden for this user only. */
+    deleteFor(userId: number, row: NotificationRow): void {
+      if (row.userId === null) {
+        db.insert(notificationHidden).values({ notificationId: row.id, userId }).onConflictDoNothing().run();
+      } else if (row.userId === userId) {
+        db.delete(notifications).where(eq(notifications.id, row.id)).run();
+      }
+    },
+
+    byIds(ids: number[]): NotificationRow[] {
+      if (ids.length === 0) return [];
+      return db.select().from(notifications).where(inArray(notifications.id, ids)).all();
     },
 
     deleteOlderThan(cutoff: Date): number {

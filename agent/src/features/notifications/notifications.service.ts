@@ -6,7 +6,11 @@ import {
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../lib/http-error.js';
 import type { Logger } from '../../lib/logger.js';
-import { createNotificationRepository, type NotificationWithRead } from './notifications.repository.js';
+import {
+  createNotificationRepository,
+  type NotificationFilter,
+  type NotificationWithRead,
+} from './notifications.repository.js';
 
 /** Notifications older than this are deleted when new ones arrive, so the table stays small. */
 export const NOTIFICATION_RETENTION_MS = 90 * 24 * 60 * 60 * 1000;
@@ -73,9 +77,9 @@ export function createNotificationService(deps: { db: Db; log: Logger; now?: () 
       return () => listeners.delete(listener);
     },
 
-    list(userId: number, limit: number) {
+    list(userId: number, filter: NotificationFilter) {
       return {
-        notifications: repo.listFor(userId, limit).map(toNotification),
+        notifications: repo.listFor(userId, filter).map(toNotification),
         unreadCount: repo.unreadCount(userId),
       };
     },
@@ -86,6 +90,16 @@ export function createNotificationService(deps: { db: Db; log: Logger; now?: () 
       const row = repo.findVisible(userId, id);
       if (!row) throw notFound('No such notification');
       return toNotification(row);
+    },
+
+    /**
+     * The user's own notification is deleted; a broadcast is hidden for this user only (others still
+     * see it). Another user's notification does not exist for this one: 404.
+     */
+    remove(userId: number, id: number): void {
+      const row = repo.findVisible(userId, id);
+      if (!row) throw notFound('No such notification');
+      repo.deleteFor(userId, row);
     },
 
     markAllRead(userId: number): number {

@@ -1,16 +1,25 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
+  channelTestResultSchema,
+  notificationChannelsSchema,
+  notificationHaServicesSchema,
   notificationListSchema,
+  notificationPreferencesSchema,
   type MarkAllReadResult,
   type Notification,
+  type NotificationCategory,
+  type NotificationChannel,
+  type NotificationChannelsInput,
+  type NotificationLevel,
   type NotificationList,
+  type NotificationPreferencesInput,
 } from '@nexus/agent/contract';
 import { apiJson } from '@/lib/request';
 
 export const NOTIFICATIONS_PATH = '/api/notifications';
 /** The menu shows the latest few; the /notifications screen shows up to the agent's maximum. */
 export const MENU_LIMIT = 5;
-export const PAGE_LIMIT = 100;
+export const PAGE_LIMIT = 25;
 
 const rootKey = [NOTIFICATIONS_PATH] as const;
 
@@ -20,6 +29,88 @@ export const notificationsQueryOptions = (limit: number) =>
     queryFn: async (): Promise<NotificationList> =>
       notificationListSchema.parse(await apiJson('GET', `${NOTIFICATIONS_PATH}?limit=${limit}`)),
   });
+
+/** The /notifications screen's filters; '' is "any". */
+export interface NotificationFilters {
+  category: NotificationCategory | '';
+  severity: NotificationLevel | '';
+  state: '' | 'unread' | 'read';
+}
+
+export const notificationPagesQueryOptions = (filters: NotificationFilters) =>
+  infiniteQueryOptions({
+    queryKey: [...rootKey, 'pages', filters],
+    initialPageParam: null as number | null,
+    queryFn: async ({ pageParam }) => {
+      const search = new URLSearchParams({ limit: String(PAGE_LIMIT) });
+      if (filters.category) search.set('category', filters.category);
+      if (filters.severity) search.set('severity', filters.severity);
+      if (filters.state) search.set('unread', String(filters.state === 'unread'));
+      if (pageParam) search.set('before', String(pageParam));
+      return notificationListSchema.parse(await apiJson('GET', `${NOTIFICATIONS_PATH}?${search}`));
+    },
+    // A full page may have more behind it: page on from its oldest id.
+    getNextPageParam: (last) =>
+      last.notifications.length === PAGE_LIMIT ? (last.notifications.at(-1)?.id ?? null) : null,
+  });
+
+export function useDeleteNotification() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiJson<void>('DELETE', `${NOTIFICATIONS_PATH}/${id}`),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: rootKey }),
+  });
+}
+
+const PREFERENCES_PATH = `${NOTIFICATIONS_PATH}/preferences`;
+const CHANNELS_PATH = `${NOTIFICATIONS_PATH}/channels`;
+
+export const preferencesQueryOptions = () =>
+  queryOptions({
+    queryKey: [PREFERENCES_PATH],
+    queryFn: async () => notificationPreferencesSchema.parse(await apiJson('GET', PREFERENCES_PATH)),
+  });
+
+export const haServicesQueryOptions = () =>
+  queryOptions({
+    queryKey: [`${NOTIFICATIONS_PATH}/ha-services`],
+    queryFn: async () =>
+      notificationHaServicesSchema.parse(await apiJson('GET', `${NOTIFICATIONS_PATH}/ha-services`)),
+  });
+
+export function useSavePreferences() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: NotificationPreferencesInput) =>
+      notificationPreferencesSchema.parse(await apiJson('PUT', PREFERENCES_PATH, input)),
+    onSuccess: (saved) => queryClient.setQueryData([PREFERENCES_PATH], saved),
+  });
+}
+
+export const channelsQueryOptions = () =>
+  queryOptions({
+    queryKey: [CHANNELS_PATH],
+    queryFn: async () => notificationChannelsSchema.parse(await apiJson('GET', CHANNELS_PATH)),
+  });
+
+export function useSaveChannels() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: NotificationChannelsInput) =>
+      notificationChannelsSchema.parse(await apiJson('PUT', CHANNELS_PATH, input)),
+    onSuccess: (saved) => queryClient.setQueryData([CHANNELS_PATH], saved),
+  });
+}
+
+export function useTestChannel() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (channel: NotificationChannel) =>
+      channelTestResultSchema.parse(await apiJson('POST', `${CHANNELS_PATH}/${channel}/test`)),
+    // The test counts in the channel's health.
+    onSettled: () => queryClient.invalidateQueries({ queryKey: [CHANNELS_PATH] }),
+  });
+}
 
 export function useMarkRead() {
   const queryClient = useQueryClient();

@@ -23,6 +23,7 @@ import {
   useMarkAllRead,
   useMarkRead,
 } from '../api';
+import { CATEGORY_LABELS, LEVEL_LABELS } from '../labels';
 import { NotificationLevelIcon } from './notification-level-icon';
 
 /**
@@ -103,7 +104,13 @@ export function NotificationsMenu({ userId }: { userId: number }) {
               <span className="min-w-0 flex-1">
                 <span className={cn('block truncate', !item.readAt && 'font-semibold')}>{item.title}</span>
                 {item.body && <span className="line-clamp-2 text-xs text-muted-foreground">{item.body}</span>}
-                <span className="block text-xs text-muted-foreground">{timeAgo(item.createdAt)}</span>
+                <span className="block text-xs text-muted-foreground">
+                  {CATEGORY_LABELS[item.category]}
+                  {item.level === 'error' || item.level === 'warning'
+                    ? ` · ${LEVEL_LABELS[item.level]}`
+                    : ''}{' '}
+                  · {timeAgo(item.createdAt)}
+                </span>
               </span>
               {!item.readAt && (
                 <span className="mt-1.5 size-2 shrink-0 rounded-full bg-primary">
