@@ -76,6 +76,21 @@ export interface DockerAdapter {
   listImages(): Promise<EngineImage[]>;
   removeImage(id: string, opts?: { force?: boolean }): Promise<void>;
   imageExists(ref: string): Promise<boolean>;
+  /** An image's id and the digests it was pulled with; null when the engine has no such image. */
+  inspectImage(
+    ref: string,
+  ): Promise<{ id: string; repoDigests: string[]; config: Record<string, unknown> } | null>;
+  /**
+   * The registry's current manifest digest for a reference, asked by the engine without pulling
+   * (`GET /distribution/{name}/json`); null when the engine does not implement it (Podman 4).
+   */
+  distributionDigest(ref: string): Promise<string | null>;
+  /**
+   * Runs a container's healthcheck now and answers its status. Podman runs healthchecks from
+   * systemd timers, so without systemd they never run by themselves; its libpod API runs one on
+   * demand. Null when the engine has no such call (Docker, whose daemon runs them itself).
+   */
+  runHealthcheck(id: string): Promise<string | null>;
   /** Pulls an image, reporting the engine's progress events; rejects with the engine's own error. */
   pullImage(ref: string, onEvent: (event: PullEvent) => void, signal?: AbortSignal): Promise<void>;
   listNetworks(filters: { label: string[] }): Promise<{ id: string; name: string }[]>;
@@ -408,6 +423,56 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
           throw err;
         }
       }),
+
+    inspectImage: (ref) =>
+      call(async (c) => {
+        try {
+          const info = await c.docker.getImage(ref).inspect();
+          return {
+            id: info.Id,
+            repoDigests: info.RepoDigests ?? [],
+            config: (info.Config ?? {}) as unknown as Record<string, unknown>,
+          };
+        } catch (err) {
+          if ((err as EngineErrorShape).statusCode === 404) return null;
+          throw err;
+        }
+      }),
+
+    distributionDigest: (ref) =>
+      call(async (c) => {
+        try {
+          const info = (await c.docker.getImage(ref).distribution()) as { Descriptor?: { digest?: string } };
+          return info.Descriptor?.digest ?? null;
+        } catch (err) {
+          const e = err as EngineErrorShape;
+          // An engine without the endpoint answers a bare 404 (no JSON message); a missing manifest
+          // answers an engine message, which is the owner's reason.
+          if (e.statusCode === 404 && !e.json?.message) return null;
+          throw err;
+        }
+      }),
+
+    runHealthcheck: (id) =>
+      call(
+        (c) =>
+          new Promise<string | null>((resolve) => {
+            c.docker.modem.dial(
+              {
+                path: `/libpod/containers/${encodeURIComponent(id)}/healthcheck?`,
+                method: 'GET',
+                options: {},
+                statusCodes: { 200: true },
+              },
+              // Any refusal (Docker's 404 for a libpod path, no healthcheck, a stopped container)
+              // means "no answer here": the caller goes on reading the inspected state.
+              (err: unknown, data: unknown) => {
+                const status = (data as { Status?: unknown } | null)?.Status;
+                resolve(!err && typeof status === 'string' ? status.toLowerCase() : null);
+              },
+            );
+          }),
+      ),
 
     pullImage: (ref, onEvent, signal) =>
       call(

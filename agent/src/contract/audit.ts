@@ -32,6 +32,7 @@ export const AUDIT_EVENT_TYPES = [
   'api_key_revoked',
   'satellite_token_created',
   'settings_secret_changed',
+  'container_updated',
 ] as const;
 export const auditEventTypeSchema = z.enum(AUDIT_EVENT_TYPES);
 export type AuditEventType = z.infer<typeof auditEventTypeSchema>;

@@ -73,6 +73,7 @@ const EVENT_LABELS: Record<AuditEventType, string> = {
   api_key_revoked: 'API key revoked',
   satellite_token_created: 'Satellite token issued',
   settings_secret_changed: 'Secret setting changed',
+  container_updated: 'Container updated',
 };
 
 /** /auth-dashboard: sign-in activity and the security event log, for admins. */
