@@ -76,9 +76,14 @@ export interface DockerAdapter {
   listImages(): Promise<EngineImage[]>;
   removeImage(id: string, opts?: { force?: boolean }): Promise<void>;
   imageExists(ref: string): Promise<boolean>;
-  /** An image's id and the digests it was pulled with; null when the engine has no such image. */
+  /**
+   * An image's id, the digests it was pulled with and its config (the defaults a container inherits);
+   * null when the engine has no such image. `withHealthcheck` fills the config's Healthcheck where
+   * the engine leaves it out (Podman's compat inspect does; its libpod inspect has it).
+   */
   inspectImage(
     ref: string,
+    opts?: { withHealthcheck?: boolean },
   ): Promise<{ id: string; repoDigests: string[]; config: Record<string, unknown> } | null>;
   /**
    * The registry's current manifest digest for a reference, asked by the engine without pulling
@@ -424,19 +429,33 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
         }
       }),
 
-    inspectImage: (ref) =>
+    inspectImage: (ref, opts) =>
       call(async (c) => {
+        let info: Docker.ImageInspectInfo;
         try {
-          const info = await c.docker.getImage(ref).inspect();
-          return {
-            id: info.Id,
-            repoDigests: info.RepoDigests ?? [],
-            config: (info.Config ?? {}) as unknown as Record<string, unknown>,
-          };
+          info = await c.docker.getImage(ref).inspect();
         } catch (err) {
           if ((err as EngineErrorShape).statusCode === 404) return null;
           throw err;
         }
+        const config = { ...(info.Config ?? {}) } as unknown as Record<string, unknown>;
+        if (opts?.withHealthcheck && !('Healthcheck' in config)) {
+          // Libpod paths need a version prefix (Podman answers 404 without one); 4.0.0 is its API's base.
+          const libpod = await new Promise<{ Healthcheck?: unknown } | null>((resolve) => {
+            c.docker.modem.dial(
+              {
+                path: `/v4.0.0/libpod/images/${encodeURIComponent(ref)}/json?`,
+                method: 'GET',
+                options: {},
+                statusCodes: { 200: true },
+              },
+              // Docker has no libpod path (404): its compat answer already held what there is.
+              (err: unknown, data: unknown) => resolve(err ? null : (data as { Healthcheck?: unknown })),
+            );
+          });
+          if (libpod?.Healthcheck) config.Healthcheck = libpod.Healthcheck;
+        }
+        return { id: info.Id, repoDigests: info.RepoDigests ?? [], config };
       }),
 
     distributionDigest: (ref) =>
@@ -459,7 +478,7 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
           new Promise<string | null>((resolve) => {
             c.docker.modem.dial(
               {
-                path: `/libpod/containers/${encodeURIComponent(id)}/healthcheck?`,
+                path: `/v4.0.0/libpod/containers/${encodeURIComponent(id)}/healthcheck?`,
                 method: 'GET',
                 options: {},
                 statusCodes: { 200: true },

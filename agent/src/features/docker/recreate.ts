@@ -47,6 +47,17 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 const own = <T>(value: T, imageDefault: unknown): T | undefined =>
   same(value, imageDefault) ? undefined : value;
 
+/**
+ * Whether the container's healthcheck is the image's: the engine fills defaults the image left out
+ * (Podman adds Timeout), so only what the image set is compared.
+ */
+function healthcheckFromImage(container: unknown, image: unknown): boolean {
+  if (!container || !image || typeof container !== 'object' || typeof image !== 'object')
+    return same(container, image);
+  const c = container as Record<string, unknown>;
+  return Object.entries(image as Record<string, unknown>).every(([k, v]) => same(c[k], v));
+}
+
 /** Networks every engine has: the container joins them through HostConfig.NetworkMode, not by name. */
 const BUILT_IN_NETWORKS = new Set(['bridge', 'host', 'none', 'default', 'podman']);
 
@@ -67,6 +78,7 @@ export function buildCreateSpec(
   image: string,
   name: string,
   oldImage: ImageDefaults = {},
+  newImage: ImageDefaults = {},
 ): RecreatePlan {
   const cfg = old.Config as EngineContainerInspect['Config'] & {
     Healthcheck?: unknown;

@@ -77,6 +77,9 @@ const ns = (v: number | undefined, fallback: number) => (v && v > 0 ? v / 1e6 : 
 
 class UpdateFailure extends Error {}
 
+const LOCAL_IMAGE =
+  'The image was built or imported here, not pulled from a registry, so no registry knows it';
+
 export function createUpdatesService(deps: UpdatesDeps) {
   const { engine, registry } = deps;
   const now = deps.now ?? Date.now;
@@ -140,24 +143,27 @@ export function createUpdatesService(deps: UpdatesDeps) {
       );
     if (ref.digest)
       return unknown('The image is pinned to a digest; it changes only when its reference is edited');
+    // Podman names images it built or imported "localhost/…" (and gives them digests of its own).
+    if (ref.registry === 'localhost') return unknown(LOCAL_IMAGE);
     const local = await engine.inspectImage(c.ImageID).catch(() => null);
     const localDigests = local ? localDigestsFor(c.Image, local.repoDigests) : [];
     if (!localDigests.length) {
-      return unknown(
-        'The image was built or imported here, not pulled from a registry, so no registry knows it',
-      );
+      // No digest: built here, unless the tag has moved on to another image (pulled since), which
+      // leaves the container's image untagged and without digests. Then the registry decides.
+      const tagged = await engine.inspectImage(c.Image).catch(() => null);
+      if (!tagged || tagged.id === c.ImageID) return unknown(LOCAL_IMAGE);
     }
     try {
       const remote = await remoteDigest(c.Image);
       return {
         ...base,
         state: compareDigests(localDigests, remote),
-        localDigest: localDigests.includes(remote) ? remote : localDigests[0]!,
+        localDigest: localDigests.includes(remote) ? remote : (localDigests[0] ?? null),
         remoteDigest: remote,
         reason: null,
       };
     } catch (err) {
-      return unknown((err as Error).message || 'The registry could not be asked', localDigests[0]!);
+      return unknown((err as Error).message || 'The registry could not be asked', localDigests[0] ?? null);
     }
   }
 
@@ -306,10 +312,16 @@ export function createUpdatesService(deps: UpdatesDeps) {
     } catch (err) {
       return rolledBack(`The image could not be pulled: ${(err as Error).message}`);
     }
-    const pulled = await engine.inspectImage(image);
+    const pulled = await engine.inspectImage(image, { withHealthcheck: true });
     if (!pulled) return rolledBack('The pulled image is not on the engine');
-    const oldImage = await engine.inspectImage(from).catch(() => null);
-    const plan = buildCreateSpec(old, image, name, (oldImage?.config ?? {}) as ImageDefaults);
+    const oldImage = await engine.inspectImage(from, { withHealthcheck: true }).catch(() => null);
+    const plan = buildCreateSpec(
+      old,
+      image,
+      name,
+      (oldImage?.config ?? {}) as ImageDefaults,
+      pulled.config as ImageDefaults,
+    );
     const wasRunning = old.State.Running;
     if (pulled.id === from) {
       return { result: 'updated', from, to: from, reason: null, containerId: old.Id };
