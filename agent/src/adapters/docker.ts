@@ -444,7 +444,7 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
           const libpod = await new Promise<{ Healthcheck?: unknown } | null>((resolve) => {
             c.docker.modem.dial(
               {
-                path: `/v4.0.0/libpod/images/${encodeURIComponent(ref)}/json?`,
+                path: `/v4.0.0/libpod/images/${encodeURIComponent(info.Id)}/json?`,
                 method: 'GET',
                 options: {},
                 statusCodes: { 200: true },

@@ -55,7 +55,8 @@ function healthcheckFromImage(container: unknown, image: unknown): boolean {
   if (!container || !image || typeof container !== 'object' || typeof image !== 'object')
     return same(container, image);
   const c = container as Record<string, unknown>;
-  return Object.entries(image as Record<string, unknown>).every(([k, v]) => same(c[k], v));
+  // Zero durations mean "the engine's default", which the container's inspection shows filled in.
+  return Object.entries(image as Record<string, unknown>).every(([k, v]) => !v || same(c[k], v));
 }
 
 /** Networks every engine has: the container joins them through HostConfig.NetworkMode, not by name. */
@@ -131,8 +132,11 @@ export function buildCreateSpec(
     Labels: labels,
     ExposedPorts: own(cfg.ExposedPorts, oldImage.ExposedPorts) ?? undefined,
     Volumes: own(cfg.Volumes, oldImage.Volumes) ?? undefined,
-    Healthcheck: (own(cfg.Healthcheck, oldImage.Healthcheck) ??
-      undefined) as ContainerCreateSpec['Healthcheck'],
+    // The new image's own healthcheck is named explicitly: Podman's compat create does not always
+    // apply an image's healthcheck by itself, and an update must not lose the check that proves it.
+    Healthcheck: (healthcheckFromImage(cfg.Healthcheck, oldImage.Healthcheck)
+      ? (newImage.Healthcheck ?? undefined)
+      : cfg.Healthcheck) as ContainerCreateSpec['Healthcheck'],
     StopSignal: own(cfg.StopSignal, oldImage.StopSignal) || undefined,
     StopTimeout: cfg.StopTimeout,
     Tty: cfg.Tty,
