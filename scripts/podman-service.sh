@@ -19,6 +19,17 @@ ping() {
   ' "$socket"
 }
 
+# The container-update tests run an OCI registry simulator (tests/fixtures/registry-sim.ts) on this one
+# loopback port, over plain HTTP. Podman pulls over plain HTTP only from registries marked insecure in
+# registries.conf (its compat /images/create has no per-call switch; it reads the file at every pull,
+# so a service already running picks this up). Only this test port is marked, nothing else.
+registry_conf=/etc/containers/registries.conf.d/nexus-test-registry.conf
+registry_entry=$'[[registry]]\nlocation = "127.0.0.1:45123"\ninsecure = true\n'
+if [ "$(cat "$registry_conf" 2>/dev/null)" != "$(printf '%s' "$registry_entry")" ] && [ "$(id -u)" -eq 0 ]; then
+  mkdir -p "$(dirname "$registry_conf")"
+  printf '%s' "$registry_entry" >"$registry_conf"
+fi
+
 if ! ping; then
   if ! command -v podman >/dev/null 2>&1; then
     echo "podman is not installed: run scripts/ensure-test-deps.sh first" >&2

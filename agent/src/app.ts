@@ -315,6 +315,11 @@ function apiRoutes(
     live: deps.live,
     log: deps.log,
     catalogDir: deps.catalogDir ?? deps.env.NEXUS_CATALOG_DIR,
+    // Registries are outbound requests like any other: a LAN registry needs the admin's allow-list entry.
+    audit,
+    guard: createOutboundGuard({ allowList: outboundSettings.allowList }),
+    agentContainer: deps.env.NEXUS_AGENT_CONTAINER,
+    onShutdown: deps.onShutdown,
     now: deps.now,
   });
   // The appliance: first-boot setup, the Jetson check and Nexus management.

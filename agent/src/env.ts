@@ -22,6 +22,8 @@ const envSchema = z.object({
   NEXUS_WEB_DIST: z.string().min(1).optional(),
   /** The app catalog for the deploy screens (catalog.json + compose templates); defaults to docker/. */
   NEXUS_CATALOG_DIR: z.string().min(1).optional(),
+  /** The name or id of the container the agent runs in (its update is the hub's own); else detected. */
+  NEXUS_AGENT_CONTAINER: z.string().min(1).optional(),
   /**
    * Outgoing mail for password-reset links, in nodemailer's URL form (smtp://user:pass@host:587
    * or smtps://…:465). Without it, or without SMTP_FROM and NEXUS_PUBLIC_URL, the owner resets

@@ -76,6 +76,26 @@ export interface DockerAdapter {
   listImages(): Promise<EngineImage[]>;
   removeImage(id: string, opts?: { force?: boolean }): Promise<void>;
   imageExists(ref: string): Promise<boolean>;
+  /**
+   * An image's id, the digests it was pulled with and its config (the defaults a container inherits);
+   * null when the engine has no such image. `withHealthcheck` fills the config's Healthcheck where
+   * the engine leaves it out (Podman's compat inspect does; its libpod inspect has it).
+   */
+  inspectImage(
+    ref: string,
+    opts?: { withHealthcheck?: boolean },
+  ): Promise<{ id: string; repoDigests: string[]; config: Record<string, unknown> } | null>;
+  /**
+   * The registry's current manifest digest for a reference, asked by the engine without pulling
+   * (`GET /distribution/{name}/json`); null when the engine does not implement it (Podman 4).
+   */
+  distributionDigest(ref: string): Promise<string | null>;
+  /**
+   * Runs a container's healthcheck now and answers its status. Podman runs healthchecks from
+   * systemd timers, so without systemd they never run by themselves; its libpod API runs one on
+   * demand. Null when the engine has no such call (Docker, whose daemon runs them itself).
+   */
+  runHealthcheck(id: string): Promise<string | null>;
   /** Pulls an image, reporting the engine's progress events; rejects with the engine's own error. */
   pullImage(ref: string, onEvent: (event: PullEvent) => void, signal?: AbortSignal): Promise<void>;
   listNetworks(filters: { label: string[] }): Promise<{ id: string; name: string }[]>;
@@ -413,6 +433,70 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
           throw err;
         }
       }),
+
+    inspectImage: (ref, opts) =>
+      call(async (c) => {
+        let info: Docker.ImageInspectInfo;
+        try {
+          info = await c.docker.getImage(ref).inspect();
+        } catch (err) {
+          if ((err as EngineErrorShape).statusCode === 404) return null;
+          throw err;
+        }
+        const config = { ...(info.Config ?? {}) } as unknown as Record<string, unknown>;
+        if (opts?.withHealthcheck && !('Healthcheck' in config)) {
+          // Libpod paths need a version prefix (Podman answers 404 without one); 4.0.0 is its API's base.
+          const libpod = await new Promise<{ Healthcheck?: unknown } | null>((resolve) => {
+            c.docker.modem.dial(
+              {
+                path: `/v4.0.0/libpod/images/${encodeURIComponent(info.Id)}/json?`,
+                method: 'GET',
+                options: {},
+                statusCodes: { 200: true },
+              },
+              // Docker has no libpod path (404): its compat answer already held what there is.
+              (err: unknown, data: unknown) => resolve(err ? null : (data as { Healthcheck?: unknown })),
+            );
+          });
+          if (libpod?.Healthcheck) config.Healthcheck = libpod.Healthcheck;
+        }
+        return { id: info.Id, repoDigests: info.RepoDigests ?? [], config };
+      }),
+
+    distributionDigest: (ref) =>
+      call(async (c) => {
+        try {
+          const info = (await c.docker.getImage(ref).distribution()) as { Descriptor?: { digest?: string } };
+          return info.Descriptor?.digest ?? null;
+        } catch (err) {
+          const e = err as EngineErrorShape;
+          // An engine without the endpoint answers a bare 404 (no JSON message); a missing manifest
+          // answers an engine message, which is the owner's reason.
+          if (e.statusCode === 404 && !e.json?.message) return null;
+          throw err;
+        }
+      }),
+
+    runHealthcheck: (id) =>
+      call(
+        (c) =>
+          new Promise<string | null>((resolve) => {
+            c.docker.modem.dial(
+              {
+                path: `/v4.0.0/libpod/containers/${encodeURIComponent(id)}/healthcheck?`,
+                method: 'GET',
+                options: {},
+                statusCodes: { 200: true },
+              },
+              // Any refusal (Docker's 404 for a libpod path, no healthcheck, a stopped container)
+              // means "no answer here": the caller goes on reading the inspected state.
+              (err: unknown, data: unknown) => {
+                const status = (data as { Status?: unknown } | null)?.Status;
+                resolve(!err && typeof status === 'string' ? status.toLowerCase() : null);
+              },
+            );
+          }),
+      ),
 
     pullImage: (ref, onEvent, signal) =>
       call(

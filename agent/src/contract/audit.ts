@@ -38,6 +38,7 @@ export const AUDIT_EVENT_TYPES = [
   'backup_restored',
   'restore_confirmed',
   'restore_reverted',
+  'container_updated',
 ] as const;
 export const auditEventTypeSchema = z.enum(AUDIT_EVENT_TYPES);
 export type AuditEventType = z.infer<typeof auditEventTypeSchema>;

@@ -22,6 +22,7 @@ import {
   type ProbeResult,
 } from '../../contract/docker.js';
 import { isAdminRole } from '../../contract/auth.js';
+import { dockerUpdatesQuerySchema } from '../../contract/docker-updates.js';
 import type { AppEnv } from '../../http/app-env.js';
 import { requireAdmin, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
@@ -29,6 +30,7 @@ import { HttpError } from '../../lib/http-error.js';
 import type { CatalogService } from './catalog.service.js';
 import type { DockerService, Viewer } from './docker.service.js';
 import type { Actor, Emit, StacksService } from './stacks.service.js';
+import type { UpdatesService } from './updates.service.js';
 
 const redeployInputSchema = z.object({
   /** Pull every image first (the default), or recreate from the images already here. */
@@ -92,8 +94,9 @@ export function dockerRoutes(deps: {
   docker: DockerService;
   stacks: StacksService;
   catalog: CatalogService;
+  updates: UpdatesService;
 }) {
-  const { docker, stacks, catalog } = deps;
+  const { docker, stacks, catalog, updates } = deps;
   return (
     new Hono<AppEnv>()
       .get('/engine', requireUser, async (c) => c.json(await docker.engineStatus()))
@@ -151,6 +154,13 @@ export function dockerRoutes(deps: {
           const text = logs.lines.map((l) => (l.ts ? `${l.ts} ${l.text}` : l.text)).join('\n');
           return c.text(text ? `${text}\n` : '');
         },
+      )
+      // ---- image updates (admins: the check names every image and registry, the update recreates)
+      .get('/updates', requireAdmin, validate('query', dockerUpdatesQuerySchema), async (c) =>
+        c.json(await updates.list({ refresh: c.req.valid('query').refresh })),
+      )
+      .post('/containers/:id/update', requireAdmin, validate('param', containerParamSchema), async (c) =>
+        c.json(await updates.update(c.req.valid('param').id)),
       )
       .get('/containers/:id/stats', requireUser, validate('param', containerParamSchema), async (c) =>
         c.json(await docker.stats(c.req.valid('param').id)),

@@ -79,6 +79,7 @@ const EVENT_LABELS: Record<AuditEventType, string> = {
   backup_restored: 'Backup restored',
   restore_confirmed: 'Restore confirmed',
   restore_reverted: 'Restore reverted',
+  container_updated: 'Container updated',
 };
 
 /** /auth-dashboard: sign-in activity and the security event log, for admins. */
