@@ -73,6 +73,7 @@ import { createWyomingSatelliteManager } from './features/satellites/wyoming-sat
 import { createSubscriptionRepository } from './features/subscription/subscription.repository.js';
 import { createSubscriptionService } from './features/subscription/subscription.service.js';
 import { subscriptionRoutes } from './features/subscription/subscription.routes.js';
+import { hubIdFrom } from './features/subscription/hub-id.js';
 import { createVpnService } from './features/vpn/vpn.service.js';
 import { vpnRoutes } from './features/vpn/vpn.routes.js';
 import { createLlmStatusService, type LlmStatusProvider } from './features/llm-status/llm-status.service.js';
@@ -274,6 +275,7 @@ function apiRoutes(
   const subscription = createSubscriptionService({
     repository: createSubscriptionRepository(deps.db),
     usage,
+    hubId: hubIdFrom(createSettingsRepository(deps.db, deps.now)),
     now: deps.now,
   });
   // The hub's first start begins its trial.

@@ -27,6 +27,7 @@ function setup(messages = 0) {
   const service = createSubscriptionService({
     repository,
     usage: { messagesInMonth: () => messages },
+    hubId: () => 'testhub',
     now: () => clock,
   });
   return { service, repository, advance: (ms: number) => (clock += ms) };
@@ -43,6 +44,10 @@ describe('subscription', () => {
       usage: { aiMessages: 3, remainingMessages: 'unlimited' },
       limits: PLANS.pro.limits,
       periodStart: new Date(Date.UTC(2026, 0, 1)).toISOString(),
+      hubId: 'testhub',
+      licence: null,
+      warnings: [],
+      storeUrl: null,
     });
   });
 
@@ -53,6 +58,7 @@ describe('subscription', () => {
     const again = createSubscriptionService({
       repository: createSubscriptionRepository(handle.db),
       usage: { messagesInMonth: () => 0 },
+      hubId: () => 'testhub',
       now: () => START + 5 * DAY,
     });
     again.ensureStarted();

@@ -27,6 +27,8 @@ export function effectivePlan(row: SubscriptionRow, at: number): Pick<Subscripti
 export function createSubscriptionService(deps: {
   repository: SubscriptionRepository;
   usage: MonthlyUsage;
+  /** This hub's stable random id (licence keys name it). */
+  hubId: () => string;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -65,6 +67,11 @@ export function createSubscriptionService(deps: {
         },
         limits,
         periodStart: monthStart(at).toISOString(),
+        hubId: deps.hubId(),
+        // Licences, warnings and the store arrive with issue 22's licence service.
+        licence: null,
+        warnings: [],
+        storeUrl: null,
       };
     },
   };

@@ -15,3 +15,22 @@ export const subscription = sqliteTable('subscription', {
 });
 
 export type SubscriptionRow = typeof subscription.$inferSelect;
+
+/**
+ * Every licence key activated on this hub (issue 22): the one in force is the newest activated and
+ * not deactivated; the rest are the purchase history. The key itself is kept so its receipt can be
+ * downloaded again; it is signed, not secret.
+ */
+export const licences = sqliteTable('licences', {
+  lid: text('lid').primaryKey(),
+  key: text('key').notNull(),
+  plan: text('plan', { enum: ['pro', 'max'] }).notNull(),
+  hubId: text('hub_id').notNull(),
+  issuedAt: integer('issued_at', { mode: 'timestamp_ms' }).notNull(),
+  expiresAt: integer('expires_at', { mode: 'timestamp_ms' }).notNull(),
+  notBefore: integer('not_before', { mode: 'timestamp_ms' }),
+  seats: integer('seats'),
+  activatedAt: integer('activated_at', { mode: 'timestamp_ms' }).notNull(),
+  deactivatedAt: integer('deactivated_at', { mode: 'timestamp_ms' }),
+});
+export type LicenceRow = typeof licences.$inferSelect;

@@ -25,6 +25,10 @@ export const aiUsageEvents = sqliteTable(
     userId: integer('user_id').notNull(),
     model: text('model').notNull(),
     providerName: text('provider_name').notNull(),
+    /** 'cloud' messages count toward the plan's monthly limit; 'local' (this hub's models) never do. */
+    modelClass: text('model_class', { enum: ['local', 'cloud'] })
+      .notNull()
+      .default('local'),
     promptTokens: integer('prompt_tokens').notNull().default(0),
     completionTokens: integer('completion_tokens').notNull().default(0),
     /** YYYY-MM-DD (UTC). */
