@@ -120,6 +120,18 @@ import { countPasskeys } from './features/auth/passkey-count.js';
 import { createOnboardingService } from './features/onboarding/onboarding.service.js';
 import { onboardingRoutes } from './features/onboarding/onboarding.routes.js';
 import { onboardingFacts } from './features/onboarding/onboarding-facts.js';
+import {
+  createAutomationMarks,
+  createAutomationsService,
+} from './features/home-assistant/automations.service.js';
+import { createDevicesService } from './features/home-assistant/devices.service.js';
+import { haAutomationRoutes } from './features/home-assistant/automations.routes.js';
+import { createMemberAccessStore } from './features/home-assistant/member-access.js';
+import {
+  createIntegrationsService,
+  type NtfyChannelStatus,
+} from './features/integrations/integrations.service.js';
+import { integrationsRoutes } from './features/integrations/integrations.routes.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -156,6 +168,8 @@ export interface AppDeps {
   catalogDir?: string;
   /** Which Host headers name this hub (DNS rebinding); main.ts shares one with the hot reads. */
   hostCheck?: HostCheck;
+  /** The notifications feature's ntfy channel state, for /integrations (until it is wired in here). */
+  ntfyStatus?: () => NtfyChannelStatus;
   /** Told what to stop when the agent shuts down (connections features keep open, e.g. to satellites). */
   onShutdown?: (stop: () => void) => void;
   now?: () => number;
@@ -225,11 +239,8 @@ function apiRoutes(
   });
   const settings = createSettingsRepository(deps.db, deps.now);
   const outboundSettings = createOutboundSettings(settings);
-  const homeAssistant = startHomeAssistant({
-    ...deps,
-    adapter: deps.homeAssistant ?? createHomeAssistantAdapter(),
-    settings,
-  });
+  const haAdapter = deps.homeAssistant ?? createHomeAssistantAdapter();
+  const homeAssistant = startHomeAssistant({ ...deps, adapter: haAdapter, settings });
   const usage = createUsageRepository(deps.db, deps.now);
   const metrics = createMetricsService({ ...deps.system, now: deps.now });
   const satelliteRows = createSatellitesRepository(deps.db, deps.now);
@@ -409,6 +420,29 @@ function apiRoutes(
       passkeys: (userId) => countPasskeys(deps.db, userId),
     }),
   );
+  // Issue 19: HA automations and devices by area, and every integration on one screen.
+  const haAutomations = createAutomationsService({
+    connection: homeAssistant.connection,
+    adapter: haAdapter,
+    marks: createAutomationMarks(deps.db, deps.now),
+    now: deps.now,
+  });
+  const haDevices = createDevicesService({
+    connection: homeAssistant.connection,
+    memberAccess: createMemberAccessStore(settings),
+  });
+  const integrations = createIntegrationsService({
+    homeAssistant,
+    ollama,
+    ollamaUrl: deps.env.OLLAMA_URL,
+    llmProviders: deps.llmProviders ?? (() => llm.providers.statusProviders()),
+    speech,
+    smtp: { url: deps.env.SMTP_URL ?? null, verify: deps.mailer?.verify?.bind(deps.mailer) },
+    ntfyStatus: deps.ntfyStatus,
+    vpn,
+    subscription,
+    now: deps.now,
+  });
   const inviteOptions = {
     publicUrl: deps.env.NEXUS_PUBLIC_URL ?? null,
     trustProxy,
@@ -449,6 +483,8 @@ function apiRoutes(
     .route('/vpn', vpnRoutes(vpn))
     .route('/ha-patterns', haPatternsRoutes(deps.haHealth ?? homeAssistant.health))
     .route('/ha', homeAssistantRoutes(homeAssistant))
+    .route('/ha', haAutomationRoutes(haAutomations, haDevices))
+    .route('/integrations', integrationsRoutes(integrations))
     .route('/settings/home-assistant', homeAssistantSettingsRoutes(homeAssistant, audit))
     .route('/settings/outbound', outboundSettingsRoutes(outboundSettings))
     .route('/subscription', subscriptionRoutes(subscription))
