@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { test, expect } from './ha-screens-fixture.js';
 
 test('an admin creates an automation in the YAML editor, toggles it, runs it and deletes it', async ({
@@ -48,4 +49,12 @@ test('an admin creates an automation in the YAML editor, toggles it, runs it and
   await confirm.getByRole('button', { name: 'Delete' }).click();
   await expect(page.getByText('No automations yet')).toBeVisible();
   expect(sim.automationConfigs.size).toBe(0);
+});
+
+test('/automations has no accessibility violations', async ({ page, admin: _admin }) => {
+  await page.goto('/automations');
+  await expect(page.getByRole('heading', { level: 1, name: 'Automations' })).toBeVisible({ timeout: 15_000 });
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations, results.violations.map((v) => v.id).join(', ')).toEqual([]);
 });

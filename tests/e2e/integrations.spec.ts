@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { test, expect } from './ha-screens-fixture.js';
 
 test('the integrations page shows Home Assistant connected and a test result', async ({
@@ -22,4 +23,14 @@ test('the integrations page shows Home Assistant connected and a test result', a
     await expect(page.getByRole('region', { name })).toBeVisible();
   }
   await expect(page.getByRole('region', { name: 'E-mail (SMTP)' })).toContainText('Not set up');
+});
+
+test('/integrations has no accessibility violations', async ({ page, admin: _admin }) => {
+  await page.goto('/integrations');
+  await expect(page.getByRole('heading', { level: 1, name: 'Integrations' })).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations, results.violations.map((v) => v.id).join(', ')).toEqual([]);
 });

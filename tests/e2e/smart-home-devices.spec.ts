@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { test, expect } from './ha-screens-fixture.js';
 
 test('devices are grouped by area, collapse, filter, and a lock asks before it unlocks', async ({
@@ -38,4 +39,14 @@ test('devices are grouped by area, collapse, filter, and a lock asks before it u
     .click();
   await expect(lock.getByRole('button', { name: 'Lock' })).toBeVisible();
   expect(sim.getState('lock.front_door')?.state).toBe('unlocked');
+});
+
+test('/smart-home-devices has no accessibility violations', async ({ page, admin: _admin }) => {
+  await page.goto('/smart-home-devices');
+  await expect(page.getByRole('heading', { level: 1, name: 'Smart Home Devices' })).toBeVisible({
+    timeout: 15_000,
+  });
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations, results.violations.map((v) => v.id).join(', ')).toEqual([]);
 });
