@@ -80,6 +80,14 @@ function fromConfigApi(error: unknown, what: string): unknown {
   if (error instanceof HomeAssistantError && error.haCode === 'http_400') {
     return badRequest(`Home Assistant refused ${what}: ${error.message}`);
   }
+  // HA's config API answers 401 to a valid token of a non-admin HA user (require_admin): the
+  // connection itself is fine, so say what is missing rather than "token rejected".
+  if (error instanceof HomeAssistantError && error.kind === 'auth_invalid') {
+    return new HttpError(
+      502,
+      `Home Assistant refused ${what}: editing automations needs the long-lived token of a Home Assistant administrator`,
+    );
+  }
   return error;
 }
 

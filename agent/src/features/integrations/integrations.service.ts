@@ -320,8 +320,8 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
       if (!deps.smtp.verify) {
         return {
           state: 'degraded',
-          detail: 'An SMTP server is set',
-          adminDetail: `SMTP at ${where}`,
+          detail: 'An SMTP server is set, but no sender address',
+          adminDetail: `SMTP at ${where}; set SMTP_FROM too, the hub sends no mail without it`,
           ok: false,
         };
       }
