@@ -229,7 +229,10 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
         return {
           state: 'disconnected',
           detail: 'Ollama does not answer',
-          adminDetail: `Ollama at ${deps.ollamaUrl}: ${messageOf(error)}`,
+          // The client's messages already name the address; say it once.
+          adminDetail: messageOf(error).includes(deps.ollamaUrl)
+            ? messageOf(error)
+            : `Ollama at ${deps.ollamaUrl}: ${messageOf(error)}`,
           ok: false,
         };
       }

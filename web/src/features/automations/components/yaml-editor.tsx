@@ -58,16 +58,6 @@ export function YamlEditor({
           onScroll={(e) => {
             if (gutter.current) gutter.current.scrollTop = e.currentTarget.scrollTop;
           }}
-          onKeyDown={(e) => {
-            // Tab indents with two spaces (YAML has no tabs); Escape still leaves the dialog.
-            if (e.key !== 'Tab' || e.shiftKey) return;
-            e.preventDefault();
-            const el = e.currentTarget;
-            const { selectionStart: start, selectionEnd: end } = el;
-            const next = `${value.slice(0, start)}  ${value.slice(end)}`;
-            onChange(next);
-            requestAnimationFrame(() => el.setSelectionRange(start + 2, start + 2));
-          }}
           className="min-h-64 flex-1 resize-none bg-transparent px-3 py-2 leading-6 outline-none"
         />
       </div>
