@@ -33,6 +33,12 @@ test('an admin creates an automation in the YAML editor, toggles it, runs it and
   await expect(row).toContainText('Last triggered: never');
   await expect(row.getByText('Enabled')).toBeVisible();
 
+  // Turned off in Home Assistant itself: the page follows live, without a reload.
+  sim.setState('automation.hall_light_at_sunset', 'off');
+  await expect(row.getByText('Disabled')).toBeVisible();
+  sim.setState('automation.hall_light_at_sunset', 'on');
+  await expect(row.getByText('Enabled')).toBeVisible();
+
   const toggle = row.getByRole('switch', { name: 'Hall light at sunset enabled' });
   await toggle.click();
   await expect(row.getByText('Disabled')).toBeVisible();

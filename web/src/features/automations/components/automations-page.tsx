@@ -12,7 +12,9 @@ import { StatusPill } from '@/components/ui/status-pill';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
+import { haEntitiesQueryOptions } from '@/features/home-assistant/api';
 import { relativeTime } from '@/features/home-assistant/entity-logic';
+import { useHaLive } from '@/features/home-assistant/live';
 import {
   ConnectionBanner,
   ConnectionPill,
@@ -158,6 +160,20 @@ export function AutomationsPage() {
   const status = useHaStatus();
   const connected = status.data?.state === 'connected';
   const query = useQuery({ ...automationsQueryOptions(), enabled: connected });
+  // HA runs and switches automations on its own too: the live entity list (ha.entities) carries
+  // their state and last_triggered between the list's reads.
+  useHaLive(connected);
+  const live = useQuery({ ...haEntitiesQueryOptions(), enabled: connected }).data;
+  const withLive = (a: HaAutomation): HaAutomation => {
+    const entity = live?.entities.find((e) => e.entity_id === a.entityId);
+    if (!entity) return a;
+    const last = entity.attributes.last_triggered;
+    return {
+      ...a,
+      state: entity.state,
+      lastTriggered: typeof last === 'string' && last ? new Date(last).toISOString() : a.lastTriggered,
+    };
+  };
   // null: closed; '': a new one; otherwise the id being edited.
   const [editing, setEditing] = useState<string | null>(null);
   const now = useNow();
@@ -223,7 +239,7 @@ export function AutomationsPage() {
               {query.data.automations.map((a) => (
                 <AutomationRow
                   key={a.entityId}
-                  automation={a}
+                  automation={withLive(a)}
                   isAdmin={isAdmin}
                   onEdit={setEditing}
                   now={now}
