@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAgent, type RunningAgent } from '../support/agent.js';
 import { signUp } from '../support/auth.js';
 import { Client } from '../support/http.js';
-import type { HomeAssistantSim} from '../fixtures/home-assistant-sim.js';
+import type { HomeAssistantSim } from '../fixtures/home-assistant-sim.js';
 import { startHomeAssistantSim } from '../fixtures/home-assistant-sim.js';
 import { startSmtpSink, type SmtpSink } from '../fixtures/smtp-sink.js';
 import { startOllamaApiSim, type OllamaApiSim } from '../fixtures/ollama-api-sim.js';
@@ -168,6 +168,19 @@ describe('automations against the HA simulator', () => {
     const list = (await owner.get('/api/ha/automations')).json.automations;
     expect(list.some((a: { id: string }) => a.id === id)).toBe(false);
     expect((await owner.delete(`/api/ha/automations/${id}`)).status).toBe(404);
+  });
+
+  it('says so when the HA token is not an HA administrator (the config API answers 401)', async () => {
+    sim.tokenIsNonAdmin = true;
+    try {
+      const res = await owner.post('/api/ha/automations', { yaml: YAML });
+      expect(res.status).toBe(502);
+      expect(res.json.message).toMatch(/needs the long-lived token of a Home Assistant administrator/);
+      // The connection itself stays up.
+      expect((await owner.get('/api/ha/status')).json.state).toBe('connected');
+    } finally {
+      sim.tokenIsNonAdmin = false;
+    }
   });
 
   it('refuses ids outside the safe alphabet', async () => {
