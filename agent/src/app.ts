@@ -127,6 +127,18 @@ import { backupsRoutes, receiveRestore } from './features/backups/backups.routes
 import { SCRYPT_TEST_MIN_N } from './features/backups/backup-format.js';
 import { createAlerts } from './features/alerts/alerts.js';
 import { effectivePlan } from './features/subscription/subscription.service.js';
+import {
+  createAutomationMarks,
+  createAutomationsService,
+} from './features/home-assistant/automations.service.js';
+import { createDevicesService } from './features/home-assistant/devices.service.js';
+import { haAutomationRoutes } from './features/home-assistant/automations.routes.js';
+import { createMemberAccessStore } from './features/home-assistant/member-access.js';
+import {
+  createIntegrationsService,
+  type NtfyChannelStatus,
+} from './features/integrations/integrations.service.js';
+import { integrationsRoutes } from './features/integrations/integrations.routes.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -243,11 +255,8 @@ function apiRoutes(
   });
   const settings = createSettingsRepository(deps.db, deps.now);
   const outboundSettings = createOutboundSettings(settings);
-  const homeAssistant = startHomeAssistant({
-    ...deps,
-    adapter: deps.homeAssistant ?? createHomeAssistantAdapter(),
-    settings,
-  });
+  const haAdapter = deps.homeAssistant ?? createHomeAssistantAdapter();
+  const homeAssistant = startHomeAssistant({ ...deps, adapter: haAdapter, settings });
   const usage = createUsageRepository(deps.db, deps.now);
   const metrics = createMetricsService({ ...deps.system, now: deps.now });
   const satelliteRows = createSatellitesRepository(deps.db, deps.now);
@@ -509,6 +518,36 @@ function apiRoutes(
     backups,
   }))
     deps.onShutdown?.(stop);
+  // Issue 19: HA automations and devices by area, and every integration on one screen.
+  const haAutomations = createAutomationsService({
+    connection: homeAssistant.connection,
+    adapter: haAdapter,
+    marks: createAutomationMarks(deps.db, deps.now),
+    now: deps.now,
+  });
+  const haDevices = createDevicesService({
+    connection: homeAssistant.connection,
+    memberAccess: createMemberAccessStore(settings),
+  });
+  const integrations = createIntegrationsService({
+    homeAssistant,
+    ollama,
+    ollamaUrl: deps.env.OLLAMA_URL,
+    llmProviders: deps.llmProviders ?? (() => llm.providers.statusProviders()),
+    speech,
+    smtp: { url: deps.env.SMTP_URL ?? null, verify: deps.mailer?.verify?.bind(deps.mailer) },
+    ntfyStatus: (): NtfyChannelStatus => {
+      const ntfy = notificationDelivery.channelStatus().find((c) => c.channel === 'ntfy');
+      return {
+        configured: ntfy?.configured ?? false,
+        enabled: ntfy?.enabled ?? false,
+        lastError: ntfy?.lastError ?? null,
+      };
+    },
+    vpn,
+    subscription,
+    now: deps.now,
+  });
   const inviteOptions = {
     publicUrl: deps.env.NEXUS_PUBLIC_URL ?? null,
     trustProxy,
@@ -549,6 +588,8 @@ function apiRoutes(
     .route('/vpn', vpnRoutes(vpn))
     .route('/ha-patterns', haPatternsRoutes(deps.haHealth ?? homeAssistant.health))
     .route('/ha', homeAssistantRoutes(homeAssistant))
+    .route('/ha', haAutomationRoutes(haAutomations, haDevices))
+    .route('/integrations', integrationsRoutes(integrations))
     .route('/settings/home-assistant', homeAssistantSettingsRoutes(homeAssistant, audit))
     .route('/settings/outbound', outboundSettingsRoutes(outboundSettings))
     .route('/subscription', subscriptionRoutes(subscription))

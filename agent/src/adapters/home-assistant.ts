@@ -175,6 +175,12 @@ export interface HomeAssistantAdapter {
     target: HaTarget,
     query: { start: Date; end: Date; entityIds: string[]; minimal?: boolean; noAttributes?: boolean },
   ): Promise<HaHistoryRow[][]>;
+  /** REST `GET /api/config/automation/config/<id>`: the automation's stored config (404 when unknown). */
+  automationConfig(target: HaTarget, id: string): Promise<Record<string, unknown>>;
+  /** REST `POST /api/config/automation/config/<id>`: creates or replaces it; HA then reloads automations. */
+  saveAutomationConfig(target: HaTarget, id: string, config: Record<string, unknown>): Promise<void>;
+  /** REST `DELETE /api/config/automation/config/<id>` (an unknown id is HA's 400). */
+  deleteAutomationConfig(target: HaTarget, id: string): Promise<void>;
 }
 
 export interface HomeAssistantAdapterOptions {
@@ -495,13 +501,20 @@ export function createHomeAssistantAdapter(opts: HomeAssistantAdapterOptions = {
     target: HaTarget,
     path: string,
     query: Record<string, string | undefined>,
+    send?: { method: 'POST' | 'DELETE'; body?: unknown },
   ): Promise<T> {
     const url = apiUrl(target.url, path);
     for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, v);
     let res: Response;
     try {
       res = await fetch(url, {
-        headers: { authorization: `Bearer ${target.token}`, accept: 'application/json' },
+        method: send?.method ?? 'GET',
+        headers: {
+          authorization: `Bearer ${target.token}`,
+          accept: 'application/json',
+          ...(send?.body !== undefined && { 'content-type': 'application/json' }),
+        },
+        body: send?.body !== undefined ? JSON.stringify(send.body) : undefined,
         signal: AbortSignal.timeout(requestTimeoutMs),
       });
     } catch (error) {
@@ -567,6 +580,30 @@ export function createHomeAssistantAdapter(opts: HomeAssistantAdapterOptions = {
         minimal_response: query.minimal ? '' : undefined,
         no_attributes: query.noAttributes ? '' : undefined,
       });
+    },
+
+    automationConfig(target, id) {
+      return rest<Record<string, unknown>>(
+        target,
+        `api/config/automation/config/${encodeURIComponent(id)}`,
+        {},
+      );
+    },
+
+    async saveAutomationConfig(target, id, config) {
+      await rest(
+        target,
+        `api/config/automation/config/${encodeURIComponent(id)}`,
+        {},
+        {
+          method: 'POST',
+          body: config,
+        },
+      );
+    },
+
+    async deleteAutomationConfig(target, id) {
+      await rest(target, `api/config/automation/config/${encodeURIComponent(id)}`, {}, { method: 'DELETE' });
     },
   };
 }

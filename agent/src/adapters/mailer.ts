@@ -9,6 +9,8 @@ export interface MailMessage {
 /** Outgoing e-mail over SMTP. The agent sends little mail (password resets), so one transport suffices. */
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+  /** Connects and signs in without sending anything (the integrations screen's "test now"). */
+  verify?(): Promise<void>;
 }
 
 /**
@@ -20,6 +22,9 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   return {
     async send(message) {
       await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+    },
+    async verify() {
+      await transport.verify();
     },
   };
 }

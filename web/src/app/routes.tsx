@@ -46,9 +46,9 @@ export const screens = {
   dashboard: screen('Dashboard', async () => (await import('@/features/dashboard')).DashboardPage),
   connections: todo('VPN Connections', "Set up the hub's VPN tunnels and watch their latency and failover."),
   networkInfo: screen('Network Info', async () => (await import('@/features/network-info')).NetworkInfoPage),
-  integrations: todo(
+  integrations: screen(
     'Integrations',
-    'Connect outside services to the hub: Home Assistant, Ollama and cloud language-model providers.',
+    async () => (await import('@/features/integrations')).IntegrationsPage,
   ),
   settings: screen('Account Settings', async () => (await import('@/features/account')).AccountSettingsPage),
   enrollPasskey: screen('Passkeys', async () => (await import('@/features/account')).EnrollPasskeyPage),
@@ -135,13 +135,10 @@ export const screens = {
     'Creative Networking',
     'Advanced network tools for the hub, such as local names and port forwarding.',
   ),
-  automations: todo(
-    'Automations',
-    'Automations that run on the hub, on a schedule or when something happens.',
-  ),
-  smartHomeDevices: todo(
+  automations: screen('Automations', async () => (await import('@/features/automations')).AutomationsPage),
+  smartHomeDevices: screen(
     'Smart Home Devices',
-    'Every smart-home device the hub knows, from Home Assistant and its own satellites.',
+    async () => (await import('@/features/smart-home-devices')).SmartHomeDevicesPage,
   ),
   sessionSimulations: screen(
     'Session Simulations',

@@ -52,6 +52,11 @@ export class EntityCache {
     return this.devices.get(deviceId);
   }
 
+  /** The device registry as last loaded (devices by area on /smart-home-devices). */
+  deviceEntries(): Iterable<HaDeviceRegistryEntry> {
+    return this.devices.values();
+  }
+
   areaName(areaId: string | null | undefined): string | null {
     return areaId ? (this.areas.get(areaId)?.name ?? null) : null;
   }

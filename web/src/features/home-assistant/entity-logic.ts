@@ -36,7 +36,7 @@ export function domainLabel(domain: string): string {
 }
 
 /** Domains the control screens show a control for; locks are for admins only. */
-export const CONTROLLABLE_DOMAINS = [...USER_SERVICE_DOMAINS, 'lock'] as const;
+export const CONTROLLABLE_DOMAINS = [...USER_SERVICE_DOMAINS, 'lock', 'alarm_control_panel'] as const;
 
 /**
  * Whether to offer a control for an entity: admins every controllable domain; members the everyday

@@ -16,6 +16,7 @@ import {
 } from 'lucide-react';
 import type { HaEntity } from '@nexus/agent/contract';
 import { Button } from '@/components/ui/button';
+import { ConfirmButton } from '@/components/ui/confirm';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Slider } from '@/components/ui/slider';
 import { Switch } from '@/components/ui/switch';
@@ -71,6 +72,8 @@ export function EntityControl({ entity }: { entity: HaEntity }) {
       return <RunControl entity={entity} />;
     case 'lock':
       return <LockControl entity={entity} />;
+    case 'alarm_control_panel':
+      return <AlarmControl entity={entity} />;
     default:
       return null;
   }
@@ -350,18 +353,61 @@ function RunControl({ entity }: { entity: HaEntity }) {
   );
 }
 
+/** Locking or unlocking a door asks first: a stray tap must not open the house. */
 function LockControl({ entity }: { entity: HaEntity }) {
   const { call, pending } = useEntityCall(entity);
   const locked = entity.state === 'locked';
+  const verb = locked ? 'Unlock' : 'Lock';
   return (
     <div className="flex items-center justify-between gap-3">
       <span className="text-sm text-muted-foreground">
         {locked ? 'Locked' : entity.state.replace(/^./, (c) => c.toUpperCase())}
       </span>
-      <Button variant="outline" disabled={pending} onClick={() => call(locked ? 'unlock' : 'lock')}>
+      <ConfirmButton
+        variant="outline"
+        disabled={pending || entity.state === 'unavailable'}
+        question={`${verb} ${entity.name}?`}
+        description={locked ? 'The door can be opened once it is unlocked.' : 'The door locks now.'}
+        confirmLabel={verb}
+        destructive={locked}
+        onConfirm={() => call(locked ? 'unlock' : 'lock')}
+      >
         {locked ? <LockOpen /> : <Lock />}
-        {locked ? 'Unlock' : 'Lock'}
-      </Button>
+        {verb}
+      </ConfirmButton>
+    </div>
+  );
+}
+
+const ALARM_ACTIONS = [
+  { service: 'alarm_arm_home', label: 'Arm home', when: (s: string) => s === 'disarmed' },
+  { service: 'alarm_arm_away', label: 'Arm away', when: (s: string) => s === 'disarmed' },
+  { service: 'alarm_disarm', label: 'Disarm', when: (s: string) => s !== 'disarmed' },
+] as const;
+
+/** An alarm panel: arming and disarming ask first. Panels that need a code are armed in HA itself. */
+function AlarmControl({ entity }: { entity: HaEntity }) {
+  const { call, pending } = useEntityCall(entity);
+  return (
+    <div className="flex flex-wrap items-center justify-between gap-3">
+      <span className="text-sm text-muted-foreground">{entity.state.replace(/_/g, ' ')}</span>
+      <div className="flex flex-wrap gap-2">
+        {ALARM_ACTIONS.filter((a) => a.when(entity.state)).map((a) => (
+          <ConfirmButton
+            key={a.service}
+            size="sm"
+            variant="outline"
+            disabled={pending || entity.state === 'unavailable'}
+            question={`${a.label}: ${entity.name}?`}
+            description="Home Assistant changes the alarm now."
+            confirmLabel={a.label}
+            destructive={a.service === 'alarm_disarm'}
+            onConfirm={() => call(a.service)}
+          >
+            {a.label}
+          </ConfirmButton>
+        ))}
+      </div>
     </div>
   );
 }

@@ -1,0 +1,1 @@
+export { AutomationsPage } from './components/automations-page';

@@ -1,0 +1,1 @@
+export { SmartHomeDevicesPage } from './components/smart-home-devices-page';
