@@ -230,6 +230,22 @@ describe('backups', () => {
       expect(res.status, `${name}: ${res.text}`).toBe(400);
       expect(res.json.message, name).toMatch(message);
     }
+    // A multipart body that ends inside the file part: the parser and the file's write both fail,
+    // and the agent answers 400 instead of ending on the write's unhandled rejection.
+    const boundary = 'nexus-cut-short';
+    const cut = await fetch(`${agent.url}/api/backups/restore`, {
+      method: 'POST',
+      headers: {
+        cookie: `nexus_session=${owner.cookie('nexus_session')}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body:
+        `--${boundary}\r\nContent-Disposition: form-data; name="passphrase"\r\n\r\n${PASS}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.nexusbackup"\r\n` +
+        'Content-Type: application/octet-stream\r\n\r\nNEXUSBAK and then nothing',
+    });
+    expect(cut.status).toBe(400);
+    expect((await cut.json()).message).toMatch(/cut short|malformed/);
     expect(hashDataDir(agent.dataDir)).toEqual(before);
     expect((await owner.get('/api/users')).json).toEqual(users);
     expect(agent.process.exitCode).toBeNull();

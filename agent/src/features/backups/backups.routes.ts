@@ -118,10 +118,18 @@ export async function receiveRestore(
       });
       writes.push(pipeline(stream, fs.createWriteStream(upload, { mode: 0o600 })));
     });
+    let failure: unknown = null;
     try {
       await pipeline(Readable.fromWeb(body as WebReadableStream), parser);
-      await Promise.all(writes);
     } catch (error) {
+      failure = error;
+    }
+    // Always wait for the file's write: a malformed body fails the parser first and then the file
+    // stream, and a write left unawaited would reject with nobody listening (the fuzz found it).
+    const written = await Promise.allSettled(writes);
+    failure ??= written.find((r) => r.status === 'rejected')?.reason ?? null;
+    if (failure !== null) {
+      const error = failure;
       if (error instanceof HttpError) throw error;
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOSPC' || code === 'EDQUOT') {
