@@ -23,7 +23,11 @@ const repo = `nexus-e2e/app-${run}`;
 const app = `e2e-upd-${run}-app`;
 /** Built here (no registry knows it) and named as the hub's own container. */
 const hub = `e2e-upd-${run}-hub`;
-const builds = { v1: `localhost/e2e-upd-${run}:v1`, v2: `localhost/e2e-upd-${run}:v2` };
+const builds = {
+  v1: `localhost/e2e-upd-${run}:v1`,
+  v2: `localhost/e2e-upd-${run}:v2`,
+  bad: `localhost/e2e-upd-${run}:bad`,
+};
 const password = 'correct horse battery staple';
 
 const execFileAsync = promisify(execFile);
@@ -68,15 +72,15 @@ function exportImage(name: string): Promise<Buffer> {
   });
 }
 
-/** A busybox image in Docker format (OCI's drops HEALTHCHECK), with a healthcheck that passes. */
-function build(tag: string, version: string) {
+/** A busybox image in Docker format (OCI's drops HEALTHCHECK), with a healthcheck that passes or fails. */
+function build(tag: string, version: string, healthcheck = 'HEALTHCHECK --interval=1s CMD true') {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-upd-'));
   fs.writeFileSync(
     path.join(dir, 'Containerfile'),
     [
       `FROM ${TEST_IMAGE}`,
       `LABEL version=${version}`,
-      'HEALTHCHECK --interval=1s CMD true',
+      healthcheck,
       'CMD ["sh", "-c", "while true; do sleep 1; done"]',
     ].join('\n'),
   );
@@ -94,6 +98,7 @@ test.beforeAll(async () => {
   ensureDockerEngine();
   build(builds.v1, '1');
   build(builds.v2, '2');
+  build(builds.bad, 'bad', 'HEALTHCHECK --interval=1s --retries=1 CMD false');
   sim = await startRegistrySim({ port: REGISTRY_PORT });
   ref = `${sim.host}/${repo}:stable`;
   await sim.push(repo, 'stable', await exportImage(builds.v1));
@@ -121,7 +126,7 @@ test.afterAll(async () => {
     .split('\n')
     .filter(Boolean);
   cleanUpDocker({ containers: [app, hub, ...leftovers] });
-  for (const image of [ref, builds.v1, builds.v2].filter(Boolean)) {
+  for (const image of [ref, ...Object.values(builds)].filter(Boolean)) {
     try {
       podman('rmi', '-f', image);
     } catch {
@@ -194,6 +199,25 @@ test('an admin sees an update, confirms it, follows its progress and reads the r
   );
   await result.getByRole('button', { name: `Dismiss the update result for ${app}` }).click();
   await expect(result).toHaveCount(0);
+});
+
+test('an image whose healthcheck fails is rolled back, and the alert says why', async ({ page }) => {
+  const signedIn = await page.request.post('/api/auth/login', {
+    data: { email: `owner-${run}@example.com`, password },
+  });
+  expect(signedIn.status()).toBe(200);
+  await sim!.push(repo, 'stable', await exportImage(builds.bad));
+  await page.goto('/nexus-docker');
+  const row = page.getByTestId(`container-row-${app}`);
+  await page.getByRole('button', { name: 'Check for updates' }).click();
+  await row.getByRole('button', { name: `Update ${app}` }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Update', exact: true }).click();
+  const result = page.getByRole('alert').filter({ hasText: `Update of ${app} rolled back` });
+  await expect(result).toContainText(/healthcheck failed/, { timeout: 60_000 });
+  await expect(result).toContainText(`runs its previous image (${imageIds[builds.v2]!.slice(0, 12)}) again`);
+  expect(podman('container', 'inspect', '--format', '{{.Image}}', app).replace(/^sha256:/, '')).toBe(
+    imageIds[builds.v2],
+  );
 });
 
 test('a member sees no update controls', async ({ page }) => {

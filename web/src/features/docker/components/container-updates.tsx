@@ -176,7 +176,7 @@ export function UpdateCell({ container }: { container: ContainerSummary }) {
             <>
               The hub pulls the newest {check.image} and recreates {container.name} with the same settings
               (environment, volumes, ports, networks, restart policy). It then waits until the new container
-              is healthy, or has run for 30 s when the image has no healthcheck. If it fails, the old
+              is healthy, or has run for 30&nbsp;s when the image has no healthcheck. If it fails, the old
               container is put back as it was. The service is unavailable for a moment while it restarts; this
               can take a few minutes.
             </>
