@@ -7,6 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { test as base, expect } from '@playwright/test';
 import { startRegistrySim, type RegistrySim } from '../fixtures/registry-sim.js';
+import { expectNoSeriousAxeViolations } from './axe.js';
 import { startAgent, type RunningAgent } from '../support/agent.js';
 import { cleanUpDocker, ensureDockerEngine, podman, TEST_IMAGE } from '../support/docker-engine.js';
 
@@ -165,6 +166,7 @@ test('an admin sees an update, confirms it, follows its progress and reads the r
     /runs the hub/,
   );
   await expect(hubRow.getByRole('button', { name: `Update ${hub}` })).toHaveCount(0);
+  await expectNoSeriousAxeViolations(page, 'nexus-docker with an update available (light)');
 
   // The confirmation says what will happen; the keyboard opens it.
   await row.getByRole('button', { name: `Update ${app}` }).focus();
@@ -207,6 +209,7 @@ test('an image whose healthcheck fails is rolled back, and the alert says why', 
   });
   expect(signedIn.status()).toBe(200);
   await sim!.push(repo, 'stable', await exportImage(builds.bad));
+  await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto('/nexus-docker');
   const row = page.getByTestId(`container-row-${app}`);
   await page.getByRole('button', { name: 'Check for updates' }).click();
@@ -214,6 +217,7 @@ test('an image whose healthcheck fails is rolled back, and the alert says why', 
   await page.getByRole('alertdialog').getByRole('button', { name: 'Update', exact: true }).click();
   const result = page.getByRole('alert').filter({ hasText: `Update of ${app} rolled back` });
   await expect(result).toContainText(/healthcheck failed/, { timeout: 60_000 });
+  await expectNoSeriousAxeViolations(page, 'nexus-docker after a rollback (dark)');
   await expect(result).toContainText(`runs its previous image (${imageIds[builds.v2]!.slice(0, 12)}) again`);
   expect(podman('container', 'inspect', '--format', '{{.Image}}', app).replace(/^sha256:/, '')).toBe(
     imageIds[builds.v2],
