@@ -333,6 +333,16 @@ function apiRoutes(
     onShutdown: deps.onShutdown,
     now: deps.now,
   });
+  // Issue 20: a container's tag got a new image (told once per new registry digest).
+  docker.updates.onUpdateAvailable((check) =>
+    deps.notifications.notify({
+      category: 'containers',
+      level: 'info',
+      title: `Update available for ${check.name.slice(0, 150)}`,
+      body: `${check.image.slice(0, 1500)} has a newer image in its registry`,
+      link: '/nexus-docker',
+    }),
+  );
   // The appliance: first-boot setup, the Jetson check and Nexus management.
   const hostFiles = createHostFiles(deps.env.NEXUS_HOST_ROOT);
   const jetson = createJetsonService({ host: hostFiles, dataDir: deps.env.dataDir, now: deps.now });

@@ -263,6 +263,38 @@ describe('the update', () => {
   });
 });
 
+describe('the notification', () => {
+  const titled = async (title: string) => {
+    const res = await owner.get('/api/notifications?limit=100');
+    expect(res.status).toBe(200);
+    return (
+      res.json.notifications as {
+        title: string;
+        body: string | null;
+        category: string;
+        link: string | null;
+      }[]
+    ).filter((n) => n.title === title);
+  };
+
+  it('tells once when the tag moves to a new image, and not again at the next check', async () => {
+    const title = `Update available for ${names.app}`;
+    const before = (await titled(title)).length;
+    // The app runs v2 now; the tag moves back to v1's image, which is new to it.
+    await publish(socketPath(ensureDockerEngine()), 'v1');
+    expect(await checkFor(names.app)).toMatchObject({ state: 'update-available' });
+    const after = await titled(title);
+    expect(after).toHaveLength(before + 1);
+    expect(after[0]).toMatchObject({
+      category: 'containers',
+      body: `${ref} has a newer image in its registry`,
+      link: '/nexus-docker',
+    });
+    expect(await checkFor(names.app)).toMatchObject({ state: 'update-available' });
+    expect(await titled(title)).toHaveLength(before + 1);
+  });
+});
+
 describe('offline', () => {
   it('says unknown with the reason when the registry is down, never an error', async () => {
     await sim.close();

@@ -3,7 +3,9 @@ import {
   catalogListSchema,
   containerListSchema,
   containerStatsSchema,
+  containerUpdateResultSchema,
   deploymentListSchema,
+  dockerUpdatesSchema,
   engineStatusSchema,
   imageListSchema,
   logsResponseSchema,
@@ -19,6 +21,7 @@ export const CONTAINERS_PATH = `${DOCKER_API}/containers`;
 export const IMAGES_PATH = `${DOCKER_API}/images`;
 export const STACKS_PATH = `${DOCKER_API}/stacks`;
 export const DEPLOYMENTS_PATH = `${DOCKER_API}/deployments`;
+export const UPDATES_PATH = `${DOCKER_API}/updates`;
 
 /** The container table follows state changes made elsewhere (docker CLI, restarts) this often. */
 export const CONTAINERS_REFRESH_MS = 5_000;
@@ -41,6 +44,7 @@ export const dockerKeys = {
   stack: (name: string) => [DOCKER_API, 'stacks', name] as const,
   deployments: () => [DOCKER_API, 'deployments'] as const,
   catalog: () => [DOCKER_API, 'catalog'] as const,
+  updates: () => [DOCKER_API, 'updates'] as const,
 };
 
 export const engineQueryOptions = () =>
@@ -177,5 +181,60 @@ export function useRestartContainers() {
       for (const id of ids) await apiRequest('POST', `${containerPath(id)}/restart`);
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: dockerKeys.all, refetchType: 'active' }),
+  });
+}
+
+// ---- image updates (issue 20; admins only: the agent refuses members)
+
+/** The agent's last check (it renews it every 6 h, or asks the registries at once for `refresh`). */
+export async function fetchUpdates(refresh = false) {
+  return dockerUpdatesSchema.parse(
+    await apiJson<unknown>('GET', `${UPDATES_PATH}${refresh ? '?refresh=true' : ''}`),
+  );
+}
+
+export const updatesQueryOptions = () =>
+  queryOptions({
+    queryKey: dockerKeys.updates(),
+    queryFn: () => fetchUpdates(false),
+    // The agent caches its answer; following the containers' pace only reads that cache.
+    refetchInterval: CONTAINERS_REFRESH_MS * 6,
+  });
+
+/** "Check for updates": asks every image's registry now and shows the answer. */
+export function useCheckUpdates() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => fetchUpdates(true),
+    onSuccess: (data) => queryClient.setQueryData(dockerKeys.updates(), data),
+  });
+}
+
+/** Every update's mutation carries this key, so its progress and result outlive the tab that started it. */
+export const UPDATE_CONTAINER_KEY = [DOCKER_API, 'update'] as const;
+
+/** Pull, recreate, wait for health, roll back on failure: one request that can take minutes. */
+export function useUpdateContainer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: UPDATE_CONTAINER_KEY,
+    mutationFn: async ({ id }: { id: string; name: string }) =>
+      containerUpdateResultSchema.parse(await apiJson<unknown>('POST', `${containerPath(id)}/update`)),
+    onSuccess: (result) => {
+      // The agent drops its check of the replaced container; ask again so its row says where it stands.
+      if (result.result === 'updated') {
+        fetchUpdates(true).then(
+          (data) => queryClient.setQueryData(dockerKeys.updates(), data),
+          () => queryClient.invalidateQueries({ queryKey: dockerKeys.updates() }),
+        );
+      }
+    },
+    // Everything else on the screen (the new container, the pulled image); the check is handled above.
+    onSettled: () =>
+      queryClient.invalidateQueries({
+        queryKey: dockerKeys.all,
+        refetchType: 'active',
+        predicate: (q) => q.queryKey[1] !== 'updates',
+      }),
   });
 }

@@ -9,6 +9,7 @@ import { formatBytes } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
 import { statsQueryOptions, useContainerAction, type ContainerAction } from '../api';
 import { ConfirmButton } from '@/components/ui/confirm';
+import { UpdateCell } from './container-updates';
 import { StateBadge } from './state-badge';
 
 function StatsCell({ container }: { container: ContainerSummary }) {
@@ -96,6 +97,7 @@ export function ContainersTable({ containers, canAct }: { containers: ContainerS
           <TableHead>Name</TableHead>
           <TableHead>State</TableHead>
           <TableHead>Image</TableHead>
+          {canAct ? <TableHead>Image updates</TableHead> : null}
           <TableHead>Ports</TableHead>
           <TableHead>Usage</TableHead>
           <TableHead className="text-right">Actions</TableHead>
@@ -121,6 +123,12 @@ export function ContainersTable({ containers, canAct }: { containers: ContainerS
             <TableCell className="max-w-56 truncate text-xs" title={c.image}>
               {c.image}
             </TableCell>
+            {/* Admins only: the check names every image and registry, and the agent refuses it to members. */}
+            {canAct ? (
+              <TableCell>
+                <UpdateCell container={c} />
+              </TableCell>
+            ) : null}
             <TableCell className="text-xs">{ports(c)}</TableCell>
             <TableCell>
               <StatsCell container={c} />

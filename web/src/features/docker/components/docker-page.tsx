@@ -26,6 +26,7 @@ import {
   type StackAction,
 } from '../api';
 import { ConfirmButton } from '@/components/ui/confirm';
+import { UpdateActivity, UpdatesToolbar } from './container-updates';
 import { ContainersTable } from './containers-table';
 import { EngineAlert, EngineSummary } from './engine-alert';
 import { StateBadge } from './state-badge';
@@ -76,9 +77,12 @@ function ContainersTab({ canAct }: { canAct: boolean }) {
   return (
     <div className="grid gap-4">
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <p className="text-sm text-muted-foreground">
-          {running} of {containers.data.length} running
-        </p>
+        <div className="flex flex-wrap items-center gap-3">
+          <p className="text-sm text-muted-foreground">
+            {running} of {containers.data.length} running
+          </p>
+          {canAct && containers.data.length > 0 ? <UpdatesToolbar /> : null}
+        </div>
         <div className="relative w-full max-w-xs">
           <Search aria-hidden="true" className="absolute top-2.5 left-2.5 size-4 text-muted-foreground" />
           <Input
@@ -90,6 +94,7 @@ function ContainersTab({ canAct }: { canAct: boolean }) {
           />
         </div>
       </div>
+      {canAct ? <UpdateActivity /> : null}
       {containers.data.length === 0 ? (
         <Empty>
           No containers on this engine yet. Deploy the hub&apos;s services from{' '}
@@ -384,7 +389,7 @@ export function DockerPage() {
       <EngineAlert />
       {!isAdmin ? (
         <p className="text-sm text-muted-foreground">
-          You can look; starting, stopping and removing need an administrator.
+          You can look; starting, stopping, updating and removing need an administrator.
         </p>
       ) : null}
       <Tabs defaultValue="containers">
