@@ -15,6 +15,7 @@ import { signLicenceKey } from '../../agent/src/features/subscription/licence-ke
 import { startAgent, type RunningAgent } from '../support/agent.js';
 import { signUp } from '../support/auth.js';
 import { Client } from '../support/http.js';
+import { waitFor } from '../support/wait-for.js';
 
 /**
  * Licence keys end to end (issue 22): the vendor's tool makes a key pair and signs a key, and the
@@ -58,6 +59,8 @@ beforeAll(async () => {
         .readFileSync(path.join(keysDir, 'public.pem'), 'utf8')
         .replace(/\n/g, '\\n'),
       NEXUS_LICENCE_STORE_URL: 'https://store.example/buy',
+      // The "licence ends in N days" alert is checked this often (half as often as the fast checks).
+      NEXUS_ALERT_POLL_MS: '200',
     },
   });
   owner = new Client(agent.url);
@@ -220,6 +223,20 @@ describe('licence activation', () => {
     expect(history.licences.map((l) => l.lid)).toEqual(['order-1001']);
   });
 
+  it('warns a week before the licence in force ends, following its expiry', async () => {
+    const short = await owner.post('/api/subscription/licence', {
+      key: key({ lid: 'short-1', plan: 'max', exp: nowS() + 3 * DAY_S }),
+    });
+    expect(short.status, short.text).toBe(200);
+    const list = await waitFor(
+      async () => (await owner.get('/api/notifications?category=subscription')).json,
+      (body: { notifications: { title: string; link: string | null }[] }) =>
+        body.notifications.some((n) => n.title === 'Your licence ends in 3 days'),
+      { what: 'the licence ending alert' },
+    );
+    expect(list.notifications.find((n) => n.title === 'Your licence ends in 3 days')?.link).toBe('/billing');
+  });
+
   it('deactivating returns to the trial and deletes nothing made meanwhile', async () => {
     const flow = await owner.post('/api/flows', {
       name: 'Made on Max',
@@ -239,7 +256,10 @@ describe('licence activation', () => {
 
     expect((await owner.get(`/api/flows/${flow.json.id}`)).status).toBe(200);
     const history = licenceHistorySchema.parse((await owner.get('/api/subscription/licences')).json);
-    expect(history.licences[0]).toMatchObject({ lid: 'order-1001', state: 'deactivated' });
+    expect(history.licences.map((l) => [l.lid, l.state])).toEqual([
+      ['short-1', 'deactivated'],
+      ['order-1001', 'replaced'],
+    ]);
     const audit = await owner.get('/api/audit?type=licence_deactivated');
     expect((audit.json.events as { type: string }[]).some((e) => e.type === 'licence_deactivated')).toBe(
       true,
