@@ -74,6 +74,7 @@ import { createSubscriptionRepository } from './features/subscription/subscripti
 import { createSubscriptionService } from './features/subscription/subscription.service.js';
 import { subscriptionRoutes } from './features/subscription/subscription.routes.js';
 import { hubIdFrom } from './features/subscription/hub-id.js';
+import { createPlanLimits, settingsLedger } from './features/subscription/plan-limits.js';
 import { createVpnService } from './features/vpn/vpn.service.js';
 import { vpnRoutes } from './features/vpn/vpn.routes.js';
 import { createLlmStatusService, type LlmStatusProvider } from './features/llm-status/llm-status.service.js';
@@ -105,7 +106,7 @@ import {
 import { nexusManagementRoutes } from './features/nexus-management/nexus-management.routes.js';
 import { configFacts, databaseFacts } from './features/nexus-management/agent-facts.js';
 import { createFlowsFeature } from './features/flows/flows.feature.js';
-import { chatAsLlmPort } from './features/flows/port-adapters.js';
+import { chatAsLlmPort, planLimitedHomeAssistant } from './features/flows/port-adapters.js';
 import { createHttpRequester } from './adapters/http-request.js';
 import { createOutboundGuard } from './adapters/outbound-guard.js';
 import { createOutboundSettings } from './features/settings/outbound-settings.js';
@@ -274,8 +275,19 @@ function apiRoutes(
   deps.onShutdown?.(() => satellites.stop());
   const subscription = createSubscriptionService({
     repository: createSubscriptionRepository(deps.db),
-    usage,
+    // The plan's monthly AI messages are those cloud models answered; the hub's own never count.
+    usage: { messagesInMonth: (at) => usage.cloudMessagesInMonth(at) },
     hubId: hubIdFrom(createSettingsRepository(deps.db, deps.now)),
+    warnings: (plan) => planLimits.warnings(plan),
+    now: deps.now,
+  });
+  // Every plan limit, decided in one place; the features below ask it through thin adapters.
+  const planLimits = createPlanLimits({
+    plan: () => subscription.status().plan,
+    cloudMessagesInMonth: (at) => usage.cloudMessagesInMonth(at),
+    messagesByDayAndClass: (since) => usage.messagesByDayAndClass(since),
+    entityLedger: settingsLedger(settings),
+    countInstalledModels: () => llm.hubModelCount(),
     now: deps.now,
   });
   // The hub's first start begins its trial.
@@ -284,6 +296,7 @@ function apiRoutes(
     adapter: deps.vpn ?? createVpnAdapter(),
     settings,
     log: deps.log,
+    plan: planLimits,
     now: deps.now,
   });
   const ollama = createOllamaClient({ baseUrl: deps.env.OLLAMA_URL });
@@ -293,7 +306,7 @@ function apiRoutes(
     log: deps.log,
     live: deps.live,
     ollamaUrl: deps.env.OLLAMA_URL,
-    plan: subscription,
+    limits: planLimits,
     usage,
     audit,
     now: deps.now,
@@ -421,10 +434,13 @@ function apiRoutes(
     onRunEnded: alerts.onFlowRunEnded,
     ports: {
       llm: chatAsLlmPort(llm.chat),
-      homeAssistant: {
-        callService: (role, domain, service, input) =>
-          homeAssistant.callService(role, domain, service, input),
-      },
+      homeAssistant: planLimitedHomeAssistant(
+        {
+          callService: (role, domain, service, input) =>
+            homeAssistant.callService(role, domain, service, input),
+        },
+        planLimits,
+      ),
       notify: {
         notify: async (userId, n) => ({
           id: deps.notifications.notify({
@@ -551,7 +567,7 @@ function apiRoutes(
     .route('/ha', homeAssistantRoutes(homeAssistant))
     .route('/settings/home-assistant', homeAssistantSettingsRoutes(homeAssistant, audit))
     .route('/settings/outbound', outboundSettingsRoutes(outboundSettings))
-    .route('/subscription', subscriptionRoutes(subscription))
+    .route('/subscription', subscriptionRoutes(subscription, planLimits))
     .route('/docker', docker.routes)
     .route(
       '/setup',

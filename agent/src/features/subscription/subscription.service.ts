@@ -1,4 +1,4 @@
-import type { SubscriptionStatus } from '../../contract/subscription.js';
+import type { PlanId, SubscriptionStatus } from '../../contract/subscription.js';
 import { PLANS, TRIAL_DAYS, TRIAL_PLAN, UNLIMITED } from '../../contract/subscription.js';
 import type { SubscriptionRow } from './subscription.table.js';
 import type { SubscriptionRepository } from './subscription.repository.js';
@@ -29,6 +29,8 @@ export function createSubscriptionService(deps: {
   usage: MonthlyUsage;
   /** This hub's stable random id (licence keys name it). */
   hubId: () => string;
+  /** Limits at or past 80 % of the plan's allowance (the plan-limits module). */
+  warnings?: (plan: PlanId) => SubscriptionStatus['warnings'];
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -70,7 +72,7 @@ export function createSubscriptionService(deps: {
         hubId: deps.hubId(),
         // Licences, warnings and the store arrive with issue 22's licence service.
         licence: null,
-        warnings: [],
+        warnings: deps.warnings?.(plan) ?? [],
         storeUrl: null,
       };
     },
