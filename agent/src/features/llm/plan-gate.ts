@@ -39,12 +39,15 @@ export function hubModels(
       (l.models ?? []).map((m) => ({ providerId: l.provider.id, name: m.name, modifiedAt: m.modifiedAt })),
     );
   const usable = gate.usableModels(local);
-  // A local provider that could not be asked is not judged here: its failure is the answer.
-  const known = new Set(lists.filter((l) => l.provider.local && l.models).map((l) => l.provider.id));
+  // Only models the hub has are judged: an unknown one, or one on a provider that could not be
+  // asked, gets the provider's own answer (404, 502).
+  const listed = new Set(local.map((m) => `${m.providerId}\u0000${m.name}`));
   return {
     count: local.length,
     /** Whether people may chat with this model: its class is in the plan, and it is within maxModels. */
     allows: (provider: { id: number; local: boolean }, name: string) =>
-      provider.local ? !known.has(provider.id) || usable(provider.id, name) : gate.allowsClass('cloud'),
+      provider.local
+        ? !listed.has(`${provider.id}\u0000${name}`) || usable(provider.id, name)
+        : gate.allowsClass('cloud'),
   };
 }

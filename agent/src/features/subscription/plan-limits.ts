@@ -119,8 +119,14 @@ export function createPlanLimits(deps: PlanLimitsDeps) {
 
   // ---- parallelProcessing: on plans without it, one cloud request at a time, the rest in a FIFO.
   let cloudActive = 0;
-  const waiting: { grant: () => void; notify: (position: number) => void }[] = [];
-  const tellPositions = () => waiting.forEach((w, i) => w.notify(i + 1));
+  const waiting: { grant: () => void; notify: (position: number) => void; told: number }[] = [];
+  // Each waiter hears its place when it changes.
+  const tellPositions = () =>
+    waiting.forEach((w, i) => {
+      if (w.told === i + 1) return;
+      w.told = i + 1;
+      w.notify(i + 1);
+    });
   function handOn() {
     while (cloudActive === 0 && waiting.length) {
       const next = waiting.shift()!;
@@ -285,6 +291,7 @@ export function createPlanLimits(deps: PlanLimitsDeps) {
             resolve();
           },
           notify: (position: number) => opts.onQueued?.(position),
+          told: 0,
         };
         const onAbort = () => {
           const at = waiting.indexOf(entry);
@@ -294,7 +301,7 @@ export function createPlanLimits(deps: PlanLimitsDeps) {
         };
         opts.signal?.addEventListener('abort', onAbort, { once: true });
         waiting.push(entry);
-        entry.notify(waiting.length);
+        tellPositions();
       });
       return release;
     },
@@ -315,7 +322,7 @@ export function createPlanLimits(deps: PlanLimitsDeps) {
       const allowed = limits.homeAssistantEntities;
       const rank = entityRank(entityIds, allowed === UNLIMITED ? MAX_LEDGER : allowed);
       if (allowed === UNLIMITED) return;
-      const over = entityIds.filter((id) => !rank.has(id));
+      const over = entityIds.filter((id) => (rank.get(id) ?? Infinity) >= allowed);
       if (over.length) {
         throw refusal(
           403,
