@@ -191,6 +191,40 @@ describe('parallelProcessing: the cloud queue', () => {
   });
 });
 
+describe('parallelProcessing in flows', () => {
+  it('a flow’s LLM stage waiting for the cloud shows its place in the queue, then answers', async () => {
+    setPlan('free');
+    const before = cloud.chatRequests.length;
+    cloud.firstChunkDelayMs = 1500;
+    const holding = chat(say('gpt-4o-mini', 'holding the turn'));
+    await waitFor(() => cloud.chatRequests.length === before + 1, Boolean);
+    cloud.firstChunkDelayMs = 0;
+    const flow = (
+      await owner.post('/api/flows', {
+        name: 'Ask the cloud',
+        trigger: { type: 'api' },
+        stages: [
+          { id: 'ask', name: 'Ask', kind: 'llm', config: { model: 'gpt-4o-mini', prompt: 'from a flow' } },
+        ],
+      })
+    ).json;
+    const started = await owner.post(`/api/flows/${flow.id}/run`);
+    expect(started.status, started.text).toBe(202);
+    const waiting = await waitFor(
+      async () => (await owner.get(`/api/flows/runs/${started.json.id}`)).json,
+      (run) => run.stages[0]?.output?.waiting !== undefined,
+    );
+    expect(waiting.stages[0]).toMatchObject({ status: 'running', output: { waiting: { position: 1 } } });
+    await holding;
+    const done = await waitFor(
+      async () => (await owner.get(`/api/flows/runs/${started.json.id}`)).json,
+      (run) => run.status !== 'running',
+    );
+    expect(done.status).toBe('succeeded');
+    expect(done.stages[0].output).toMatchObject({ text: 'Cloud gpt-4o-mini says: from a flow' });
+  });
+});
+
 describe('aiMessages: cloud messages per month', () => {
   it('answers the 100th cloud message on Free, refuses the 101st with 429, and local models keep answering', async () => {
     setPlan('free');
