@@ -13,6 +13,7 @@ import {
   pullJobListSchema,
   routerStateSchema,
   subscriptionStatusSchema,
+  subscriptionUsageSchema,
   tokenizeResultSchema,
   usageReportSchema,
   type ChatStreamEvent,
@@ -89,8 +90,11 @@ let builtInId: number;
 let cloudId: number;
 let hub2Id: number;
 
+/** Every answered message the hub recorded (cloud and local; only cloud ones count toward the plan). */
 const monthMessages = async () =>
-  subscriptionStatusSchema.parse((await owner.get('/api/subscription/status')).json).usage.aiMessages;
+  subscriptionUsageSchema
+    .parse((await owner.get('/api/subscription/usage?days=366')).json)
+    .days.reduce((n, d) => n + d.cloudMessages + d.localMessages, 0);
 
 beforeAll(async () => {
   ollama = await startOllamaApiSim({
@@ -835,46 +839,59 @@ describe('plan limits', () => {
     }
   }
 
-  it('on the Free plan, cloud models are refused with an offer of Pro', async () => {
+  it('on the Free plan, cloud models are allowed and the hub keeps one usable model, the rest read-only', async () => {
     setPlanFree();
     const sub = subscriptionStatusSchema.parse((await member.get('/api/subscription/status')).json);
     expect(sub.plan).toBe('free');
-    const res = await chat(member, { model: 'gpt-4o-mini', messages: user('cloud please') });
-    expect(res.status).toBe(403);
-    expect(res.json.message).toMatch(/Free plan includes local models only.*Upgrade to Pro/);
     const list = llmModelListSchema.parse((await member.get('/api/llm/models')).json);
-    expect(list.models.find((m) => m.name === 'gpt-4o-mini')!.allowed).toBe(false);
+    expect(list.models.find((m) => m.name === 'gpt-4o-mini')!.allowed).toBe(true);
+    // The oldest installed model on the built-in Ollama stays usable; the others are kept, read-only.
     expect(list.models.find((m) => m.name === 'llama3.2:3b' && m.providerName === 'ollama')!.allowed).toBe(
       true,
     );
+    expect(list.models.find((m) => m.name === 'qwen2.5:7b' && m.providerName === 'ollama')!.allowed).toBe(
+      false,
+    );
+    const res = await chat(member, { model: 'qwen2.5:7b', messages: user('read-only?') });
+    expect(res.status).toBe(403);
+    expect(res.json.message).toMatch(/Free plan allows 1 model on the hub.*Upgrade to Pro/);
     // The Free plan's one model: more cannot be pulled while the hub has models.
     const pull = await owner.post('/api/llm/pulls', { model: 'tinyllama:1.1b' });
     expect(pull.status).toBe(403);
     expect(pull.json.message).toMatch(/Free plan allows 1 model/);
   });
 
-  it('on the Free plan, the month’s 100 messages are enforced with 429 and an offer of Pro', async () => {
-    const used = await monthMessages();
+  it('on the Free plan, the month’s 100 cloud messages are enforced with 429 and an offer of Pro', async () => {
     const db = new Database(path.join(agent.dataDir, 'nexus.db'));
+    const today = new Date().toISOString().slice(0, 10);
     try {
-      // Another account used the rest of the month's messages.
-      db.prepare('insert into ai_usage (user_id, month, ai_messages) values (?, ?, ?)').run(
-        999,
-        new Date().toISOString().slice(0, 7),
-        99 - used,
+      const used = (
+        db
+          .prepare("select count(*) as n from ai_usage_events where model_class = 'cloud' and day >= ?")
+          .get(today.slice(0, 8) + '01') as { n: number }
+      ).n;
+      // Another account used the rest of the month's cloud messages.
+      const insert = db.prepare(
+        "insert into ai_usage_events (user_id, model, provider_name, model_class, day, at) values (999, 'gpt-4o-mini', 'cloud', 'cloud', ?, ?)",
       );
+      for (let i = used; i < 99; i++) insert.run(today, Date.now());
     } finally {
       db.close();
     }
-    const last = await chat(member, { model: 'llama3.2:3b', messages: user('the hundredth') });
+    const last = await chat(member, { model: 'gpt-4o-mini', messages: user('the hundredth') });
     expect(last.events.at(-1)).toMatchObject({ type: 'done' });
-    expect(await monthMessages()).toBe(100);
-    const refused = await chat(member, { model: 'llama3.2:3b', messages: user('one more') });
+    const status = async () =>
+      subscriptionStatusSchema.parse((await owner.get('/api/subscription/status')).json);
+    expect((await status()).usage).toEqual({ aiMessages: 100, remainingMessages: 0 });
+    const refused = await chat(member, { model: 'gpt-4o-mini', messages: user('one more') });
     expect(refused.status).toBe(429);
     expect(refused.json.message).toBe(
-      'This hub has used all 100 AI messages of the Free plan this month. Upgrade to Pro for unlimited messages.',
+      'This hub has used all 100 cloud AI messages of the Free plan this month (100 answered). Models on the hub keep answering without limit. Upgrade to Pro to lift this limit.',
     );
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(await monthMessages()).toBe(100);
+    // The hub's own model keeps answering.
+    const local = await chat(member, { model: 'llama3.2:3b', messages: user('still here') });
+    expect(local.events.at(-1)).toMatchObject({ type: 'done' });
+    expect((await status()).usage.aiMessages).toBe(100);
   });
 });

@@ -296,7 +296,8 @@ describe('LLM pipeline status from Ollama', () => {
     expect(ollama.requests).toEqual(expect.arrayContaining(['GET /api/tags', 'GET /api/ps']));
 
     const sub = subscriptionStatusSchema.parse((await member.get('/api/subscription/status')).json);
-    expect(sub.usage.aiMessages).toBe(12);
+    // The plan counts only messages answered by cloud models (issue 22); these were the hub's own.
+    expect(sub.usage.aiMessages).toBe(0);
   });
 
   it('goes offline when Ollama stops answering', async () => {

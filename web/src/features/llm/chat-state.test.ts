@@ -41,6 +41,22 @@ describe('chat state', () => {
     ]);
   });
 
+  it('shows the place in the cloud queue until the answer starts (Free plan)', () => {
+    let entries = startTurn([], 'Hello', 1);
+    entries = applyEvent(entries, { type: 'queued', position: 2 });
+    entries = applyEvent(entries, { type: 'queued', position: 1 });
+    expect(entries[1]).toMatchObject({ status: 'streaming', queuePosition: 1 });
+    entries = applyEvent(entries, {
+      type: 'meta',
+      conversationId: 7,
+      providerId: 2,
+      providerName: 'cloud',
+      model: 'gpt-4o-mini',
+      fellBackFrom: [],
+    });
+    expect(entries[1]).toMatchObject({ queuePosition: null, model: 'gpt-4o-mini' });
+  });
+
   it('marks errors, refusals and stops on the answer, not the question', () => {
     const cut = applyEvent(applyEvent(startTurn([], 'x', 1), { type: 'delta', content: 'par' }), {
       type: 'error',
