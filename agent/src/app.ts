@@ -74,6 +74,10 @@ import { createSubscriptionRepository } from './features/subscription/subscripti
 import { createSubscriptionService } from './features/subscription/subscription.service.js';
 import { subscriptionRoutes } from './features/subscription/subscription.routes.js';
 import { hubIdFrom } from './features/subscription/hub-id.js';
+import { createLicencesRepository } from './features/subscription/licences.repository.js';
+import { createLicenceService } from './features/subscription/licence.service.js';
+import { ed25519PublicKey } from './features/subscription/licence-key.js';
+import { VENDOR_LICENCE_PUBLIC_KEY_PEM } from './features/subscription/vendor-key.js';
 import { createVpnService } from './features/vpn/vpn.service.js';
 import { vpnRoutes } from './features/vpn/vpn.routes.js';
 import { createLlmStatusService, type LlmStatusProvider } from './features/llm-status/llm-status.service.js';
@@ -126,7 +130,6 @@ import { createBackupsService, sqliteOf } from './features/backups/backups.servi
 import { backupsRoutes, receiveRestore } from './features/backups/backups.routes.js';
 import { SCRYPT_TEST_MIN_N } from './features/backups/backup-format.js';
 import { createAlerts } from './features/alerts/alerts.js';
-import { effectivePlan } from './features/subscription/subscription.service.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -272,14 +275,27 @@ function apiRoutes(
     }),
   });
   deps.onShutdown?.(() => satellites.stop());
+  const hubId = hubIdFrom(createSettingsRepository(deps.db, deps.now));
+  const licenceRows = createLicencesRepository(deps.db);
   const subscription = createSubscriptionService({
     repository: createSubscriptionRepository(deps.db),
     usage,
-    hubId: hubIdFrom(createSettingsRepository(deps.db, deps.now)),
+    hubId,
+    licences: licenceRows,
+    storeUrl: deps.env.NEXUS_LICENCE_STORE_URL,
     now: deps.now,
   });
   // The hub's first start begins its trial.
   subscription.ensureStarted();
+  const licences = createLicenceService({
+    licences: licenceRows,
+    subscription,
+    // A vendor's own key (env, checked at start) or the one shipped in the build.
+    publicKey: ed25519PublicKey(deps.env.NEXUS_LICENCE_PUBLIC_KEY ?? VENDOR_LICENCE_PUBLIC_KEY_PEM),
+    hubId,
+    audit,
+    now: deps.now,
+  });
   const vpn = createVpnService({
     adapter: deps.vpn ?? createVpnAdapter(),
     settings,
@@ -497,15 +513,8 @@ function apiRoutes(
       thermal: deps.system.info.readThermalTrips?.bind(deps.system.info),
     },
     vpn: () => vpn.status(),
-    subscription: () => {
-      const row = createSubscriptionRepository(deps.db).get();
-      if (!row) return null;
-      const { status } = effectivePlan(row, (deps.now ?? Date.now)());
-      if (status === 'trialing') return { kind: 'trial', endsAt: row.trialEndsAt.getTime() };
-      return status === 'active' && row.paidUntil
-        ? { kind: 'licence', endsAt: row.paidUntil.getTime() }
-        : null;
-    },
+    // The trial's end, or the licence's expiry (then its grace's end): "ends in 7 days" follows it.
+    subscription: () => subscription.inForce().period,
     backups,
   }))
     deps.onShutdown?.(stop);
@@ -551,7 +560,7 @@ function apiRoutes(
     .route('/ha', homeAssistantRoutes(homeAssistant))
     .route('/settings/home-assistant', homeAssistantSettingsRoutes(homeAssistant, audit))
     .route('/settings/outbound', outboundSettingsRoutes(outboundSettings))
-    .route('/subscription', subscriptionRoutes(subscription))
+    .route('/subscription', subscriptionRoutes(subscription, licences))
     .route('/docker', docker.routes)
     .route(
       '/setup',

@@ -1,3 +1,4 @@
+import { createPublicKey } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
@@ -79,6 +80,18 @@ const envSchema = z.object({
     .transform((v) => v.split(',').map(Number)),
   /** How often due notification retries are looked for, in ms (new ones go out at once). */
   NEXUS_NOTIFY_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(5000),
+  /**
+   * The vendor's Ed25519 public key (PEM, SPKI) licence keys are checked against, for a vendor's own
+   * key; unset, the key shipped in the build (features/subscription/vendor-key.ts). `\n` escapes are
+   * read as line breaks, for env files that hold one line. A bad key stops the start.
+   */
+  NEXUS_LICENCE_PUBLIC_KEY: z
+    .string()
+    .transform((v) => v.replace(/\\n/g, '\n'))
+    .refine(isEd25519PublicKeyPem, 'must be an Ed25519 public key in PEM form (-----BEGIN PUBLIC KEY----- …)')
+    .optional(),
+  /** The vendor's store where a licence is bought (e.g. https://store.example/buy); the console adds ?hub=<hub id>. */
+  NEXUS_LICENCE_STORE_URL: z.url({ protocol: /^https?$/ }).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /**
    * Who may create an account once the hub has its owner, until an admin chooses on the User
@@ -107,6 +120,16 @@ const envSchema = z.object({
     )
     .refine((entries) => entries.every(isAddressOrCidr), 'each entry must be an IP address or a CIDR'),
 });
+
+function isEd25519PublicKeyPem(pem: string): boolean {
+  // createPublicKey would also derive the public half of a private key: the vendor's private key never belongs on a hub.
+  if (!pem.includes('-----BEGIN PUBLIC KEY-----')) return false;
+  try {
+    return createPublicKey({ key: pem, format: 'pem' }).asymmetricKeyType === 'ed25519';
+  } catch {
+    return false;
+  }
+}
 
 function isAddressOrCidr(entry: string): boolean {
   const [address = '', prefix, ...rest] = entry.split('/');

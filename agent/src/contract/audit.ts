@@ -39,6 +39,8 @@ export const AUDIT_EVENT_TYPES = [
   'restore_confirmed',
   'restore_reverted',
   'container_updated',
+  'licence_activated',
+  'licence_deactivated',
 ] as const;
 export const auditEventTypeSchema = z.enum(AUDIT_EVENT_TYPES);
 export type AuditEventType = z.infer<typeof auditEventTypeSchema>;

@@ -186,6 +186,8 @@ export const licenceRecordSchema = z.object({
   deactivatedAt: z.string().nullable(),
   /** in-force, grace, expired (past grace), replaced (by a later key) or deactivated. */
   state: z.enum(['in-force', 'grace', 'expired', 'replaced', 'deactivated']),
+  /** The key itself: for admins only (members see the plan and dates). */
+  key: z.string().optional(),
 });
 export type LicenceRecord = z.infer<typeof licenceRecordSchema>;
 

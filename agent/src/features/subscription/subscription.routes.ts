@@ -1,8 +1,35 @@
 import { Hono } from 'hono';
+import { z } from 'zod';
+import { isAdminRole } from '../../contract/auth.js';
 import type { AppEnv } from '../../http/app-env.js';
-import { requireUser } from '../../http/guards.js';
+import { requireAdmin, requireUser } from '../../http/guards.js';
+import { validate } from '../../http/validate.js';
+import type { LicenceService } from './licence.service.js';
 import type { SubscriptionService } from './subscription.service.js';
 
-export function subscriptionRoutes(service: SubscriptionService) {
-  return new Hono<AppEnv>().get('/status', requireUser, (c) => c.json(service.status()));
+/**
+ * The key is any string here, not activateLicenceInputSchema's bounded one: the service refuses an
+ * empty or oversized key itself, as `malformed` with a reason the console can show like any other.
+ */
+const activateBodySchema = z.strictObject({ key: z.string() });
+const lidParamSchema = z.object({ lid: z.string().min(1).max(100) });
+
+export function subscriptionRoutes(service: SubscriptionService, licences: LicenceService) {
+  return new Hono<AppEnv>()
+    .get('/status', requireUser, (c) => c.json(service.status()))
+    .post('/licence', requireAdmin, validate('json', activateBodySchema), (c) =>
+      c.json(licences.activate(c.req.valid('json').key)),
+    )
+    .delete('/licence', requireAdmin, (c) => c.json(licences.deactivate()))
+    .get('/licences', requireUser, (c) =>
+      c.json(licences.history({ admin: isAdminRole(c.get('user').role) })),
+    )
+    .get('/licences/:lid/receipt', requireAdmin, validate('param', lidParamSchema), (c) => {
+      const { fileName, text } = licences.receipt(c.req.valid('param').lid);
+      return c.body(text, 200, {
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${fileName}"`,
+        'Cache-Control': 'no-store',
+      });
+    });
 }

@@ -80,6 +80,8 @@ const EVENT_LABELS: Record<AuditEventType, string> = {
   restore_confirmed: 'Restore confirmed',
   restore_reverted: 'Restore reverted',
   container_updated: 'Container updated',
+  licence_activated: 'Licence activated',
+  licence_deactivated: 'Licence deactivated',
 };
 
 /** /auth-dashboard: sign-in activity and the security event log, for admins. */
