@@ -64,7 +64,7 @@ export function ActivationPage() {
           </Panel>
         </>
       )}
-      <Panel title="Licence key" icon={KeyRound}>
+      <Panel title="Activate a licence" icon={KeyRound}>
         <LicenceKeyForm initialKey={linkKey} fromLink={Boolean(linkKey)} />
       </Panel>
     </div>

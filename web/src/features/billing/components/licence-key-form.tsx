@@ -79,7 +79,7 @@ export function LicenceKeyForm({
   }
 
   return (
-    <form className="grid gap-4" onSubmit={submit} aria-label="Activate a licence">
+    <form className="grid gap-4" onSubmit={submit}>
       {fromLink && initialKey && !activated ? (
         <Alert data-testid="link-confirm">
           <KeyRound aria-hidden="true" />

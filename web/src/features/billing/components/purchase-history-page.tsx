@@ -6,6 +6,7 @@ import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Panel } from '@/components/ui/panel';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { useAuth } from '@/features/auth';
 import { EmptyState, LoadError, RowsSkeleton } from '@/features/llm/components/section';
 import { licencesQueryOptions, receiptUrl } from '../api';
 import { LICENCE_STATE_LABELS, formatDate } from '../billing-logic';
@@ -20,6 +21,7 @@ const STATE_VARIANT: Record<LicenceRecord['state'], BadgeProps['variant']> = {
 
 /** /purchase-history (issue 22): every licence activated on this hub, each with its receipt. */
 export function PurchaseHistoryPage() {
+  const { isAdmin } = useAuth();
   const licences = useQuery(licencesQueryOptions());
   return (
     <div className="mx-auto grid w-full max-w-6xl gap-6 px-4 py-6">
@@ -28,6 +30,7 @@ export function PurchaseHistoryPage() {
           <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Purchase History</h1>
           <p className="text-muted-foreground">
             Every licence activated on this hub, newest first, with its receipt.
+            {isAdmin ? '' : ' Receipts carry the licence key, so only administrators download them.'}
           </p>
         </div>
         <Button asChild variant="outline">
@@ -83,12 +86,16 @@ export function PurchaseHistoryPage() {
                     ) : null}
                   </TableCell>
                   <TableCell className="text-right">
-                    <Button asChild size="sm" variant="outline">
-                      <a href={receiptUrl(l.lid)} download>
-                        <Download aria-hidden="true" />
-                        Receipt<span className="sr-only"> for licence {l.lid}</span>
-                      </a>
-                    </Button>
+                    {isAdmin ? (
+                      <Button asChild size="sm" variant="outline">
+                        <a href={receiptUrl(l.lid)} download>
+                          <Download aria-hidden="true" />
+                          Receipt<span className="sr-only"> for licence {l.lid}</span>
+                        </a>
+                      </Button>
+                    ) : (
+                      <span className="text-xs text-muted-foreground">Administrators only</span>
+                    )}
                   </TableCell>
                 </TableRow>
               ))}
