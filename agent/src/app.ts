@@ -78,6 +78,7 @@ import { createLicencesRepository } from './features/subscription/licences.repos
 import { createLicenceService } from './features/subscription/licence.service.js';
 import { ed25519PublicKey } from './features/subscription/licence-key.js';
 import { VENDOR_LICENCE_PUBLIC_KEY_PEM } from './features/subscription/vendor-key.js';
+import { createPlanLimits, settingsLedger } from './features/subscription/plan-limits.js';
 import { createVpnService } from './features/vpn/vpn.service.js';
 import { vpnRoutes } from './features/vpn/vpn.routes.js';
 import { createLlmStatusService, type LlmStatusProvider } from './features/llm-status/llm-status.service.js';
@@ -109,7 +110,7 @@ import {
 import { nexusManagementRoutes } from './features/nexus-management/nexus-management.routes.js';
 import { configFacts, databaseFacts } from './features/nexus-management/agent-facts.js';
 import { createFlowsFeature } from './features/flows/flows.feature.js';
-import { chatAsLlmPort } from './features/flows/port-adapters.js';
+import { chatAsLlmPort, planLimitedHomeAssistant } from './features/flows/port-adapters.js';
 import { createHttpRequester } from './adapters/http-request.js';
 import { createOutboundGuard } from './adapters/outbound-guard.js';
 import { createOutboundSettings } from './features/settings/outbound-settings.js';
@@ -279,10 +280,21 @@ function apiRoutes(
   const licenceRows = createLicencesRepository(deps.db);
   const subscription = createSubscriptionService({
     repository: createSubscriptionRepository(deps.db),
-    usage,
+    // The plan's monthly AI messages are those cloud models answered; the hub's own never count.
+    usage: { messagesInMonth: (at) => usage.cloudMessagesInMonth(at) },
     hubId,
     licences: licenceRows,
     storeUrl: deps.env.NEXUS_LICENCE_STORE_URL,
+    warnings: (plan) => planLimits.warnings(plan),
+    now: deps.now,
+  });
+  // Every plan limit, decided in one place; the features below ask it through thin adapters.
+  const planLimits = createPlanLimits({
+    plan: () => subscription.status().plan,
+    cloudMessagesInMonth: (at) => usage.cloudMessagesInMonth(at),
+    messagesByDayAndClass: (since) => usage.messagesByDayAndClass(since),
+    entityLedger: settingsLedger(settings),
+    countInstalledModels: () => llm.hubModelCount(),
     now: deps.now,
   });
   // The hub's first start begins its trial.
@@ -300,6 +312,7 @@ function apiRoutes(
     adapter: deps.vpn ?? createVpnAdapter(),
     settings,
     log: deps.log,
+    plan: planLimits,
     now: deps.now,
   });
   const ollama = createOllamaClient({ baseUrl: deps.env.OLLAMA_URL });
@@ -309,7 +322,7 @@ function apiRoutes(
     log: deps.log,
     live: deps.live,
     ollamaUrl: deps.env.OLLAMA_URL,
-    plan: subscription,
+    limits: planLimits,
     usage,
     audit,
     now: deps.now,
@@ -437,10 +450,13 @@ function apiRoutes(
     onRunEnded: alerts.onFlowRunEnded,
     ports: {
       llm: chatAsLlmPort(llm.chat),
-      homeAssistant: {
-        callService: (role, domain, service, input) =>
-          homeAssistant.callService(role, domain, service, input),
-      },
+      homeAssistant: planLimitedHomeAssistant(
+        {
+          callService: (role, domain, service, input) =>
+            homeAssistant.callService(role, domain, service, input),
+        },
+        planLimits,
+      ),
       notify: {
         notify: async (userId, n) => ({
           id: deps.notifications.notify({
@@ -560,7 +576,7 @@ function apiRoutes(
     .route('/ha', homeAssistantRoutes(homeAssistant))
     .route('/settings/home-assistant', homeAssistantSettingsRoutes(homeAssistant, audit))
     .route('/settings/outbound', outboundSettingsRoutes(outboundSettings))
-    .route('/subscription', subscriptionRoutes(subscription, licences))
+    .route('/subscription', subscriptionRoutes(subscription, licences, planLimits))
     .route('/docker', docker.routes)
     .route(
       '/setup',

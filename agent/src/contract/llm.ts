@@ -228,7 +228,8 @@ export type ChatCounters = z.infer<typeof chatCountersSchema>;
 
 /**
  * The chat answer is a server-sent event stream (`text/event-stream`); each event's name is the
- * `type` below and its data is the JSON object. It ends after `done` or `error`.
+ * `type` below and its data is the JSON object. It ends after `done` or `error`. A chat waiting
+ * in the cloud queue starts with `queued` events, and may then end with `error` alone.
  */
 export const chatStreamEventSchema = z.discriminatedUnion('type', [
   z.object({
@@ -241,6 +242,11 @@ export const chatStreamEventSchema = z.discriminatedUnion('type', [
     /** Providers tried first that were down or too slow, in order. */
     fellBackFrom: z.array(z.object({ providerName: z.string(), model: z.string(), reason: z.string() })),
   }),
+  /**
+   * Before `meta`, on plans without parallel processing: the chat waits for the hub's one cloud
+   * request at a time; `position` 1 is next. Sent again as it moves up.
+   */
+  z.object({ type: z.literal('queued'), position: z.number().int().positive() }),
   z.object({ type: z.literal('delta'), content: z.string() }),
   z.object({
     type: z.literal('done'),

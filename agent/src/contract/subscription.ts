@@ -38,14 +38,20 @@ export const PLANS: Record<PlanId, Plan> = {
     name: 'Free',
     priceUsd: 0,
     limits: {
+      // Issue 22: 100 messages a month answered by cloud models, one cloud request at a time;
+      // models on the hub itself are never limited.
       aiMessages: 100,
-      aiModels: ['local'],
+      aiModels: ['local', 'cloud'],
       maxModels: 1,
       parallelProcessing: false,
       homeAssistantEntities: 50,
       vpnAccess: false,
     },
-    features: ['100 AI messages a month', 'One local model', 'Up to 50 Home Assistant entities'],
+    features: [
+      '100 cloud AI messages a month; the hub’s own model without limit',
+      'One model on the hub',
+      'Up to 50 Home Assistant entities for automations',
+    ],
   },
   pro: {
     id: 'pro',

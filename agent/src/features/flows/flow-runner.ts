@@ -38,6 +38,8 @@ export interface StageEnv {
   /** Secret header values of this flow: `<stageId>\n<lower-case header name>` → value. */
   secrets: Map<string, string>;
   state: RunState;
+  /** Shows what a running stage is doing before it ends (e.g. waiting in the cloud queue). */
+  progress?: (output: unknown) => void;
 }
 
 export const secretKey = (stageId: string, header: string) => `${stageId}\n${header.toLowerCase()}`;
@@ -136,7 +138,13 @@ export async function executeStage(stage: Stage, context: unknown, env: StageEnv
       const model = stage.config.model || undefined;
       const task = stage.config.task;
       const result = await ports.llm
-        .complete(prompt, { model, system, userId: env.owner.id, task })
+        .complete(prompt, {
+          model,
+          system,
+          userId: env.owner.id,
+          task,
+          onQueued: (position) => env.progress?.({ waiting: { position } }),
+        })
         .catch((error) => {
           // The router needs a model or its rule for the task; say where each is set.
           if (!model && error instanceof HttpError && error.status === 400) {

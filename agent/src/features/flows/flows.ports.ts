@@ -17,7 +17,14 @@ export interface LlmPort {
   /** One prompt, one answer; the LLM feature's router picks the model when none is given. */
   complete(
     prompt: string,
-    opts: { model?: string; system?: string; userId: number; task?: 'pipeline' | 'summarise' },
+    opts: {
+      model?: string;
+      system?: string;
+      userId: number;
+      task?: 'pipeline' | 'summarise';
+      /** On plans without parallel processing: the stage waits for the cloud; 1 = next. */
+      onQueued?: (position: number) => void;
+    },
   ): Promise<{ text: string; model: string; provider: string; ms: number }>;
 }
 

@@ -627,7 +627,19 @@ export function createFlowsService(deps: {
       const saidBefore = state.speech;
       try {
         requireSecrets(stage, named);
-        const outcome = await executeStage(stage, runContext, { ports: deps.ports, owner, secrets, state });
+        const at = i;
+        const outcome = await executeStage(stage, runContext, {
+          ports: deps.ports,
+          owner,
+          secrets,
+          state,
+          // The run's stage shows it waits (e.g. its place in the cloud queue) while it runs.
+          progress: (output) => {
+            if (stages[at]?.status !== 'running') return;
+            stages[at] = { ...stages[at], output: recorded(output) };
+            save({});
+          },
+        });
         if (hooks.onTranscript && state.transcript !== null && state.transcript !== heardBefore)
           tell(() => hooks.onTranscript!(state.transcript!));
         if (hooks.onSpeech && state.speech && state.speech !== saidBefore)

@@ -1,5 +1,5 @@
 import { HttpError } from '../../lib/http-error.js';
-import type { LlmPort } from './flows.ports.js';
+import type { HomeAssistantPort, LlmPort } from './flows.ports.js';
 
 /** The part of the LLM feature's chat service a flow needs, described by shape (features do not import each other). */
 export interface ChatStarter {
@@ -10,7 +10,7 @@ export interface ChatStarter {
       messages: { role: 'system' | 'user' | 'assistant'; content: string }[];
       task: 'pipeline' | 'summarise';
     },
-    opts: { save: boolean },
+    opts: { save: boolean; onQueued?: (position: number) => void },
   ): Promise<{
     meta: { model: string; providerName: string };
     events(): AsyncGenerator<{ type: string; content?: string; message?: string; status?: number }>;
@@ -30,7 +30,7 @@ export function chatAsLlmPort(chat: ChatStarter): LlmPort {
       const session = await chat.start(
         { id: opts.userId },
         { model: opts.model, messages, task: opts.task ?? 'pipeline' },
-        { save: false },
+        { save: false, onQueued: opts.onQueued },
       );
       let text = '';
       for await (const event of session.events()) {
@@ -46,6 +46,25 @@ export function chatAsLlmPort(chat: ChatStarter): LlmPort {
         provider: session.meta.providerName,
         ms: Math.round(performance.now() - started),
       };
+    },
+  };
+}
+
+/** What a flow's Home Assistant stage asks the hub's plan (its homeAssistantEntities limit). */
+export interface EntityAllowance {
+  /** Throws the plan's refusal when the entities are beyond what automations may act on. */
+  checkEntities(entityIds: string[]): void;
+}
+
+/**
+ * A flow acting on Home Assistant within the plan's entity allowance. Only automations pass
+ * here; people's own control from the device screens goes to the HA feature directly.
+ */
+export function planLimitedHomeAssistant(port: HomeAssistantPort, plan: EntityAllowance): HomeAssistantPort {
+  return {
+    async callService(role, domain, service, input) {
+      plan.checkEntities(input.entity_id ?? []);
+      return port.callService(role, domain, service, input);
     },
   };
 }

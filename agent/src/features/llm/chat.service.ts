@@ -8,7 +8,7 @@ import {
 import { HttpError, notFound } from '../../lib/http-error.js';
 import type { Logger } from '../../lib/logger.js';
 import type { LlmRepository } from './llm.repository.js';
-import type { PlanGate } from './plan-gate.js';
+import { hubModels, type PlanGate } from './plan-gate.js';
 import {
   UpstreamError,
   isFallbackWorthy,
@@ -27,10 +27,19 @@ export interface UsageRecorder {
     detail: {
       model: string;
       providerName: string;
+      modelClass: 'local' | 'cloud';
       promptTokens: number | null;
       completionTokens: number | null;
     },
   ): void;
+}
+
+export interface ChatStartOptions {
+  save: boolean;
+  /** The asker went away: a chat still waiting for its turn at the cloud leaves the queue. */
+  signal?: AbortSignal;
+  /** On plans without parallel processing: told the chat's place in the cloud queue (1 = next). */
+  onQueued?: (position: number) => void;
 }
 
 export interface ChatRequest {
@@ -119,7 +128,7 @@ export function createChatService(deps: {
     async start(
       user: { id: number },
       request: ChatRequest,
-      opts: { save: boolean } = { save: true },
+      opts: ChatStartOptions = { save: true },
     ): Promise<ChatSession> {
       if (request.provider !== undefined) {
         const row = deps.providers.row(request.provider);
@@ -133,8 +142,15 @@ export function createChatService(deps: {
       if (request.conversationId !== undefined && !conversation) {
         throw notFound(`No conversation with id ${request.conversationId}`);
       }
-      const gate = deps.gate.reserveMessage();
-      const release = gate.release;
+      const gate = deps.gate;
+      // What the chat holds while a cloud model answers: one of the month's cloud messages and
+      // the turn at the cloud. Given back when the answer ends, however it ends.
+      let holds: (() => void)[] = [];
+      const release = () => {
+        const held = holds;
+        holds = [];
+        held.forEach((r) => r());
+      };
       try {
         const rule = deps.repo.rule(request.task) ?? null;
         const timeoutMs = rule?.enabled ? rule.timeoutMs : DEFAULT_ROUTER_TIMEOUT_MS;
@@ -155,16 +171,43 @@ export function createChatService(deps: {
           providerId: number;
           providerName: string;
           model: string;
+          modelClass: 'local' | 'cloud';
           end: (outcome: 'served' | 'failed') => void;
         } | null = null;
 
+        let hub: ReturnType<typeof hubModels> | null = null;
         for (const [i, target] of plan.targets.entries()) {
           const row = deps.providers.row(target.providerId);
           if (!row?.enabled) continue;
           const modelClass = row.local ? 'local' : 'cloud';
-          if (!gate.allows(modelClass)) {
-            refusal ??= gate.refusal(modelClass, target.model, row.name);
+          if (!gate.allowsClass(modelClass)) {
+            refusal ??= gate.classRefusal(modelClass, target.model, row.name);
             continue;
+          }
+          if (modelClass === 'local') {
+            // Models beyond the plan's maxModels are kept but read-only.
+            hub ??= hubModels(gate, await deps.providers.models());
+            if (!hub.allows(row, target.model)) {
+              refusal ??= gate.modelRefusal(target.model, hub.count);
+              continue;
+            }
+          } else {
+            // Only cloud answers count toward the month's messages; a refusal lets a local target answer.
+            try {
+              holds.push(gate.reserveCloudMessage().release);
+            } catch (err) {
+              if (!(err instanceof HttpError)) throw err;
+              refusal ??= err;
+              continue;
+            }
+            try {
+              holds.push(await gate.cloudTurn({ signal: opts.signal, onQueued: opts.onQueued }));
+            } catch (err) {
+              release();
+              if (!(err instanceof HttpError)) throw err;
+              refusal ??= err;
+              continue;
+            }
           }
           const { client } = deps.providers.resolve(row);
           const end = deps.providers.begin(row.id);
@@ -181,12 +224,14 @@ export function createChatService(deps: {
               providerId: row.id,
               providerName: row.name,
               model: target.model,
+              modelClass,
               end,
             };
             break;
           } catch (err) {
             stream?.abort();
             end('failed');
+            release();
             const isLast = i === plan.targets.length - 1;
             if (!isFallbackWorthy(err) || isLast) {
               if (!isFallbackWorthy(err)) throw toHttpError(err, row.name);
@@ -259,6 +304,7 @@ export function createChatService(deps: {
             deps.usage.recordAnsweredMessage(user.id, {
               model: session.model,
               providerName: session.providerName,
+              modelClass: session.modelClass,
               promptTokens: counters?.promptTokens ?? null,
               completionTokens: counters?.completionTokens ?? null,
             });

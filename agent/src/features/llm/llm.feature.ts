@@ -8,7 +8,7 @@ import { createLlmRepository } from './llm.repository.js';
 import { llmRoutes } from './llm.routes.js';
 import { createLlmService, type UsageReader } from './llm.service.js';
 import { ollamaProxyRoutes } from './ollama-proxy.routes.js';
-import { createPlanGate, type PlanSource } from './plan-gate.js';
+import { hubModels, type PlanGate } from './plan-gate.js';
 import { createProvidersService } from './providers.service.js';
 import { createPullsService } from './pulls.service.js';
 import { createTokenizeService } from './tokenize.service.js';
@@ -24,8 +24,8 @@ export function createLlmFeature(deps: {
   log: Logger;
   live: LivePublisher;
   ollamaUrl: string;
-  /** The subscription: its plan limits and the month's usage. */
-  plan: PlanSource;
+  /** The hub's plan limits (the subscription's plan-limits module): every AI limit is decided there. */
+  limits: PlanGate;
   /** The usage counter: every answered message is recorded there. */
   usage: UsageRecorder & UsageReader;
   /** The security event log: provider API keys set or removed. */
@@ -40,7 +40,7 @@ export function createLlmFeature(deps: {
     log: deps.log,
     now: deps.now,
   });
-  const gate = createPlanGate(deps.plan, deps.now);
+  const gate = deps.limits;
   const chat = createChatService({ repo, providers, gate, usage: deps.usage, log: deps.log });
   const llm = createLlmService({ repo, providers, gate, usage: deps.usage, now: deps.now });
   const pulls = createPullsService({ providers, gate, live: deps.live, log: deps.log, now: deps.now });
@@ -50,5 +50,7 @@ export function createLlmFeature(deps: {
     chat,
     routes: llmRoutes({ providers, llm, chat, pulls, tokenizer, repo, audit: deps.audit }),
     ollamaProxy: ollamaProxyRoutes(providers),
+    /** How many models the hub has (local providers), as the plan's maxModels counts them. */
+    hubModelCount: async () => hubModels(gate, await providers.models()).count,
   };
 }

@@ -17,8 +17,8 @@ import {
 import type { AppEnv } from '../../http/app-env.js';
 import { requireAdmin, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
-import { notFound } from '../../lib/http-error.js';
-import type { ChatService } from './chat.service.js';
+import { HttpError, notFound } from '../../lib/http-error.js';
+import type { ChatService, ChatSession } from './chat.service.js';
 import type { LlmRepository } from './llm.repository.js';
 import type { LlmConversationRow, LlmMessageRow } from './llm.table.js';
 import type { LlmService } from './llm.service.js';
@@ -124,12 +124,64 @@ export function llmRoutes(deps: {
 
       // ---- chat: the answer streams as server-sent events
       .post('/chat', requireUser, validate('json', chatInputSchema), async (c) => {
-        const session = await deps.chat.start(c.get('user'), c.req.valid('json'));
+        // The asker going away takes a chat out of the cloud queue, or stops its answer.
+        const gone = new AbortController();
+        c.req.raw.signal.addEventListener('abort', () => gone.abort(), { once: true });
+        // Places in the cloud queue (plans without parallel processing), as they come.
+        const places: number[] = [];
+        let placed: (() => void) | null = null;
+        const firstPlace = new Promise<'queued'>((resolve) => (placed = () => resolve('queued')));
+        const starting = deps.chat.start(c.get('user'), c.req.valid('json'), {
+          save: true,
+          signal: gone.signal,
+          onQueued: (position) => {
+            places.push(position);
+            placed?.();
+          },
+        });
+        // Refused or started at once: the refusal is the JSON answer, as before any stream.
+        const first = await Promise.race([starting, firstPlace]);
         c.header('X-Accel-Buffering', 'no');
         return streamSSE(c, async (stream) => {
+          stream.onAbort(() => gone.abort());
+          let session: ChatSession;
+          if (first === 'queued') {
+            // Waiting: say where, until the turn comes (or the chat is refused or given up).
+            let settled = false;
+            const done = starting.then(
+              () => (settled = true),
+              () => (settled = true),
+            );
+            try {
+              while (!settled || places.length) {
+                const position = places.shift();
+                if (position !== undefined) {
+                  await stream.writeSSE({
+                    event: 'queued',
+                    data: JSON.stringify({ type: 'queued', position }),
+                  });
+                  continue;
+                }
+                await Promise.race([done, new Promise<void>((r) => (placed = r))]);
+              }
+              session = await starting;
+            } catch (err) {
+              if (gone.signal.aborted) return;
+              const http = err instanceof HttpError ? err : new HttpError(502, 'The chat could not start');
+              await stream.writeSSE({
+                event: 'error',
+                data: JSON.stringify({ type: 'error', message: http.message, status: http.status }),
+              });
+              return;
+            }
+          } else {
+            session = first;
+          }
           const stop = () => session.stop();
-          stream.onAbort(stop);
-          c.req.raw.signal.addEventListener('abort', stop, { once: true });
+          // Gone while waiting: the answer is stopped at once, and still read out below so the
+          // chat gives back its cloud turn (a queue never waits on a chat nobody reads).
+          if (gone.signal.aborted) stop();
+          else gone.signal.addEventListener('abort', stop, { once: true });
           try {
             for await (const event of session.events()) {
               await stream.writeSSE({ event: event.type, data: JSON.stringify(event) });

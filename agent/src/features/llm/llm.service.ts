@@ -10,7 +10,7 @@ import {
 } from '../../contract/llm.js';
 import { HttpError, notFound } from '../../lib/http-error.js';
 import type { LlmRepository, StoredRule } from './llm.repository.js';
-import type { PlanGate } from './plan-gate.js';
+import { hubModels, type PlanGate } from './plan-gate.js';
 import { toHttpError } from './provider-client.js';
 import type { ProvidersService } from './providers.service.js';
 
@@ -65,10 +65,13 @@ export function createLlmService(deps: {
   return {
     async models(): Promise<LlmModelList> {
       const lists = await deps.providers.models();
-      const allowed = deps.gate.snapshot().allows;
+      const hub = hubModels(deps.gate, lists);
       return {
+        // Models beyond the plan stay listed, marked not allowed (read-only), never removed.
         models: lists.flatMap((l) =>
-          (l.models ?? []).map((m) => deps.providers.toModelInfo(l.provider, m, allowed)),
+          (l.models ?? []).map((m) =>
+            deps.providers.toModelInfo(l.provider, m, () => hub.allows(l.provider, m.name)),
+          ),
         ),
         unreachable: lists
           .filter((l) => l.models === null)

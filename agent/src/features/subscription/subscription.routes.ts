@@ -4,6 +4,8 @@ import { isAdminRole } from '../../contract/auth.js';
 import type { AppEnv } from '../../http/app-env.js';
 import { requireAdmin, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
+import { subscriptionUsageQuerySchema } from '../../contract/subscription.js';
+import type { PlanLimitsService } from './plan-limits.js';
 import type { LicenceService } from './licence.service.js';
 import type { SubscriptionService } from './subscription.service.js';
 
@@ -14,9 +16,16 @@ import type { SubscriptionService } from './subscription.service.js';
 const activateBodySchema = z.strictObject({ key: z.string() });
 const lidParamSchema = z.object({ lid: z.string().min(1).max(100) });
 
-export function subscriptionRoutes(service: SubscriptionService, licences: LicenceService) {
+export function subscriptionRoutes(
+  service: SubscriptionService,
+  licences: LicenceService,
+  limits: Pick<PlanLimitsService, 'usage'>,
+) {
   return new Hono<AppEnv>()
     .get('/status', requireUser, (c) => c.json(service.status()))
+    .get('/usage', requireUser, validate('query', subscriptionUsageQuerySchema), async (c) =>
+      c.json(await limits.usage(c.req.valid('query').days)),
+    )
     .post('/licence', requireAdmin, validate('json', activateBodySchema), (c) =>
       c.json(licences.activate(c.req.valid('json').key)),
     )

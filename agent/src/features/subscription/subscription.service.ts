@@ -1,4 +1,4 @@
-import type { LicenceRecord, SubscriptionStatus } from '../../contract/subscription.js';
+import type { LicenceRecord, PlanId, SubscriptionStatus } from '../../contract/subscription.js';
 import { LICENCE_GRACE_DAYS, PLANS, TRIAL_DAYS, TRIAL_PLAN, UNLIMITED } from '../../contract/subscription.js';
 import type { LicenceRow, SubscriptionRow } from './subscription.table.js';
 import type { SubscriptionRepository } from './subscription.repository.js';
@@ -91,6 +91,8 @@ export function createSubscriptionService(deps: {
   licences?: LicencesRepository;
   /** The vendor's store (NEXUS_LICENCE_STORE_URL); the status names it with this hub's id. */
   storeUrl?: string;
+  /** Limits at or past 80 % of the plan's allowance (the plan-limits module). */
+  warnings?: (plan: PlanId) => SubscriptionStatus['warnings'];
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -144,7 +146,7 @@ export function createSubscriptionService(deps: {
         periodStart: monthStart(at).toISOString(),
         hubId: deps.hubId(),
         licence,
-        warnings: [],
+        warnings: deps.warnings?.(plan) ?? [],
         storeUrl: storeUrl(),
       };
     },

@@ -1,4 +1,4 @@
-import { eq, sql, and, gte } from 'drizzle-orm';
+import { eq, sql, and, gte, lt } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { aiUsage, aiUsageEvents } from './usage.table.js';
 
@@ -33,6 +33,7 @@ export function createUsageRepository(db: Db, now: () => number = Date.now) {
       userId: sql.placeholder('userId'),
       model: sql.placeholder('model'),
       providerName: sql.placeholder('providerName'),
+      modelClass: sql.placeholder('modelClass'),
       promptTokens: sql.placeholder('promptTokens'),
       completionTokens: sql.placeholder('completionTokens'),
       day: sql.placeholder('day'),
@@ -80,6 +81,8 @@ export function createUsageRepository(db: Db, now: () => number = Date.now) {
       detail: {
         model: string;
         providerName: string;
+        /** Where it was answered: only 'cloud' counts toward the plan's monthly limit. */
+        modelClass: 'local' | 'cloud';
         promptTokens: number | null;
         completionTokens: number | null;
       },
@@ -91,6 +94,7 @@ export function createUsageRepository(db: Db, now: () => number = Date.now) {
           userId,
           model: detail.model,
           providerName: detail.providerName,
+          modelClass: detail.modelClass,
           promptTokens: detail.promptTokens ?? 0,
           completionTokens: detail.completionTokens ?? 0,
           day: new Date(at).toISOString().slice(0, 10),
@@ -121,6 +125,42 @@ export function createUsageRepository(db: Db, now: () => number = Date.now) {
         .groupBy(aiUsageEvents.day, aiUsageEvents.userId, aiUsageEvents.model, aiUsageEvents.providerName)
         .orderBy(aiUsageEvents.day)
         .all();
+    },
+
+    /**
+     * Messages answered by cloud models in the month `at` falls in: the plan's monthly limit
+     * (aiMessages). Models on the hub are never counted; rows from before issue 22 are 'local'.
+     */
+    cloudMessagesInMonth(at: number = now()): number {
+      const start = monthStart(at);
+      const next = new Date(Date.UTC(start.getUTCFullYear(), start.getUTCMonth() + 1, 1));
+      const row = db
+        .select({ n: sql<number>`count(*)` })
+        .from(aiUsageEvents)
+        .where(
+          and(
+            eq(aiUsageEvents.modelClass, 'cloud'),
+            gte(aiUsageEvents.day, start.toISOString().slice(0, 10)),
+            lt(aiUsageEvents.day, next.toISOString().slice(0, 10)),
+          ),
+        )
+        .get();
+      return Number(row?.n ?? 0);
+    },
+
+    /** Answered messages per UTC day since `since` (inclusive), split by where they were answered. */
+    messagesByDayAndClass(since: Date): { day: string; modelClass: 'local' | 'cloud'; messages: number }[] {
+      return db
+        .select({
+          day: aiUsageEvents.day,
+          modelClass: aiUsageEvents.modelClass,
+          messages: sql<number>`count(*)`,
+        })
+        .from(aiUsageEvents)
+        .where(gte(aiUsageEvents.day, since.toISOString().slice(0, 10)))
+        .groupBy(aiUsageEvents.day, aiUsageEvents.modelClass)
+        .all()
+        .map((r) => ({ ...r, messages: Number(r.messages) }));
     },
 
     /** All messages ever served by the hub. */

@@ -46,6 +46,8 @@ export function createVpnService(deps: {
   adapter: VpnAdapter;
   settings: SettingsStore;
   log: Logger;
+  /** The plan: failover through provider tunnels is a paid feature (limits.vpnAccess). */
+  plan?: { checkVpnFailover(): void };
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -150,7 +152,9 @@ export function createVpnService(deps: {
       return inFlight;
     },
 
+    /** Throws the plan's 403 on plans without VPN access; the stored choice is kept either way. */
     setFailover(failover: VpnFailover): VpnFailover {
+      deps.plan?.checkVpnFailover();
       deps.settings.set(VPN_FAILOVER_SETTING, failover);
       cached = null;
       return failover;

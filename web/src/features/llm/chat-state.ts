@@ -13,6 +13,8 @@ export interface ChatEntry {
   error: string | null;
   /** Providers the router passed over for this answer, and why. */
   fellBackFrom: { providerName: string; model: string; reason: string }[];
+  /** The answer waits for the hub's one cloud request at a time (Free plan): its place, 1 = next. */
+  queuePosition?: number | null;
 }
 
 const blank = (key: string, role: ChatEntry['role'], content: string): ChatEntry => ({
@@ -57,9 +59,12 @@ function updateLast(entries: ChatEntry[], change: (e: ChatEntry) => ChatEntry): 
 /** Folds one event of the answer's stream into the bubbles. */
 export function applyEvent(entries: ChatEntry[], event: ChatStreamEvent): ChatEntry[] {
   switch (event.type) {
+    case 'queued':
+      return updateLast(entries, (e) => ({ ...e, queuePosition: event.position }));
     case 'meta':
       return updateLast(entries, (e) => ({
         ...e,
+        queuePosition: null,
         model: event.model,
         providerName: event.providerName,
         fellBackFrom: event.fellBackFrom,

@@ -359,6 +359,12 @@ function ChatBubble({ entry }: { entry: ChatEntry }) {
           <p className="text-sm whitespace-pre-wrap">{entry.content}</p>
         ) : entry.content ? (
           <Markdown>{entry.content}</Markdown>
+        ) : entry.status === 'streaming' && entry.queuePosition ? (
+          <p className="flex items-center gap-2 text-sm text-muted-foreground" role="status">
+            <Spinner label="Waiting in the queue" className="size-4" />
+            Waiting: position {entry.queuePosition} in the queue for the cloud model (the Free plan answers
+            one cloud request at a time).
+          </p>
         ) : entry.status === 'streaming' ? (
           <Spinner label="Waiting for the model" className="size-4" />
         ) : null}
