@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
 import { generateKeyPairSync, randomUUID, sign, type KeyObject } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { startAgent, type RunningAgent } from '../support/agent.js';
@@ -237,4 +239,73 @@ test('a licence past its expiry shows the grace banner on the dashboard and on b
   await page.goto('/billing');
   await expect(page.getByTestId('grace-banner')).toBeVisible();
   await expectNoSeriousAxeViolations(page, '/billing in grace');
+});
+
+test('on Free the bars show each limit, amber from 80 %, and the chart splits cloud from local', async () => {
+  const { page } = owner;
+  // The grace licence of the previous test goes, and the trial ended yesterday: Free is in force.
+  expect((await page.request.delete('/api/subscription/licence')).status()).toBe(200);
+  const today = new Date().toISOString().slice(0, 10);
+  const db = new Database(path.join(agent.dataDir, 'nexus.db'));
+  try {
+    db.prepare('update subscription set trial_ends_at = ?').run(Date.now() - DAY * 1000);
+    // 85 of Free's 100 cloud messages this month, and local ones that never count.
+    const insert = db.prepare(
+      'insert into ai_usage_events (user_id, model, provider_name, model_class, day, at) values (1, ?, ?, ?, ?, ?)',
+    );
+    for (let i = 0; i < 85; i++) insert.run('gpt-4o-mini', 'OpenAI', 'cloud', today, Date.now());
+    for (let i = 0; i < 7; i++) insert.run('llama3.2', 'Ollama', 'local', today, Date.now());
+  } finally {
+    db.close();
+  }
+  await page.goto('/billing');
+  await expect(page.getByTestId('current-plan')).toHaveText('Free');
+  const messages = page.getByTestId('limit-aiMessages');
+  await expect(messages).toContainText('85 of 100');
+  const bar = messages.getByRole('progressbar');
+  await expect(bar).toHaveAccessibleName('Cloud AI messages this month: 85 of 100 (85%)');
+  await expect(bar).toHaveAttribute('data-warning', 'true');
+  await expect(messages).toContainText('85% used');
+  const entities = page.getByTestId('limit-homeAssistantEntities').getByRole('progressbar');
+  await expect(entities).toHaveAccessibleName(/^Home Assistant entities: \d+ of 50/);
+  await expect(entities).not.toHaveAttribute('data-warning', 'true');
+  await expect(page.getByTestId('limit-vpnAccess')).toContainText('Not included');
+  await expect(page.getByTestId('usage-chart')).toHaveAccessibleName(
+    'AI messages per day over the last 30 days: 85 answered by cloud models, 7 by models on this hub',
+  );
+  await expect(page.getByTestId('usage-chart').locator('.recharts-bar-rectangle').first()).toBeVisible();
+  await expectNoSeriousAxeViolations(page, '/billing on Free past 80 %');
+  // The Free card is the current plan at checkout, and the dashboard offers the upgrade.
+  await page.goto('/checkout');
+  await expect(page.getByTestId('plan-free').getByText('Current plan', { exact: true })).toBeVisible();
+  await expectNoSeriousAxeViolations(page, '/checkout on Free');
+});
+
+test('with a store configured, "Buy" opens it in a new tab with this hub and the plan', async ({
+  browser,
+}) => {
+  const shop = await startAgent({
+    env: { NEXUS_REGISTRATION: 'open', NEXUS_LICENCE_STORE_URL: 'https://store.example/buy?ref=hub' },
+  });
+  try {
+    await skipFirstBootWizard(shop.url);
+    const account = await createAccount(shop, { name: 'Store Owner' });
+    const context = await browser.newContext({ baseURL: shop.url });
+    await context.addCookies(account.cookies);
+    const page = await context.newPage();
+    const id = ((await (await page.request.get('/api/subscription/status')).json()) as { hubId: string })
+      .hubId;
+    await page.goto('/checkout');
+    // Only the link's address is checked: the test never leaves loopback.
+    const buy = page.getByRole('link', { name: /^Buy Max/ });
+    await expect(buy).toHaveAttribute('target', '_blank');
+    await expect(buy).toHaveAttribute('rel', 'noopener noreferrer');
+    const href = new URL((await buy.getAttribute('href'))!);
+    expect(`${href.origin}${href.pathname}`).toBe('https://store.example/buy');
+    expect(Object.fromEntries(href.searchParams)).toEqual({ ref: 'hub', hub: id, plan: 'max' });
+    await expect(page.getByRole('region', { name: 'How to get a licence key' })).toHaveCount(0);
+    await context.close();
+  } finally {
+    await shop.stop();
+  }
 });
