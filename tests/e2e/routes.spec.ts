@@ -76,7 +76,8 @@ const SIGNED_IN_GROUPS: string[][] = [
   ['/ha-device-control'],
   ['/nexus-management', '/nexus-status', '/nexus-test', '/nexus-debug', '/jetson-check'],
   ['/nexus-setup', '/install', '/nexus-quick-start'],
-  ['/nexus-deploy', '/remote-deploy', '/nexus-activation', '/nexus-manual', '/nexus-deployment'],
+  ['/nexus-deploy', '/remote-deploy', '/nexus-manual', '/nexus-deployment'],
+  ['/nexus-activation'],
   ['/nexus-logs'],
   ['/nexus-docker'],
   ['/nexus-control'],
@@ -146,13 +147,11 @@ test.describe('signed out', () => {
     await expect(page.getByText('No wake word is collecting contributions right now.')).toBeVisible();
   });
 
-  test('a screen that is not built says so and links to built pages, without numbers', async ({ page }) => {
+  test('checkout asks a visitor to sign in to their hub', async ({ page }) => {
     await page.goto('/checkout');
     const main = page.locator('main');
-    await expect(main.getByText('This screen is not built yet.')).toBeVisible();
-    await expect(main.getByRole('link', { name: 'Pricing' })).toHaveAttribute('href', '/pricing');
-    await expect(main.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/auth');
-    expect(await main.innerText()).not.toMatch(/\d/);
+    await expect(main.getByTestId('plan-pro')).toBeVisible();
+    await expect(main.getByRole('link', { name: 'Sign in to your hub' })).toHaveAttribute('href', '/auth');
   });
 });
 
@@ -177,6 +176,15 @@ test.describe('signed in', () => {
       await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
     });
   }
+
+  test('a screen that is not built says so and links to built pages', async ({ page }) => {
+    await page.goto('/connections');
+    const main = page.locator('main');
+    await expect(main.getByText('This screen is not built yet.')).toBeVisible();
+    await expect(main.getByRole('link', { name: 'Pricing' })).toHaveAttribute('href', '/pricing');
+    // Its own words invent no figures.
+    expect(await main.getByRole('heading', { level: 1 }).innerText()).not.toMatch(/\d/);
+  });
 
   test('/auth sends a signed-in user to /dashboard', async ({ page }) => {
     await page.goto('/auth');

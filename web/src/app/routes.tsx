@@ -26,16 +26,14 @@ export const screens = {
     'Documentation',
     async () => (await import('@/features/public/components/docs-page')).DocsPage,
   ),
-  pricing: screen(
-    'Pricing',
-    async () => (await import('@/features/public/components/pricing-page')).PricingPage,
-  ),
+  // Visitors see the public page; signed in, it is the checkout with the current plan marked.
+  pricing: screen('Pricing', async () => (await import('@/features/billing')).PricingScreen),
   privacy: screen(
     'Privacy',
     async () => (await import('@/features/public/components/privacy-page')).PrivacyPage,
   ),
   terms: screen('Terms', async () => (await import('@/features/public/components/terms-page')).TermsPage),
-  checkout: todo('Checkout', 'Choose a plan and confirm the change to your subscription.'),
+  checkout: screen('Checkout', async () => (await import('@/features/billing')).CheckoutPage),
   crowdsource: screen(
     'Wake Word Crowdsourcing',
     async () => (await import('@/features/wake-words')).CrowdsourcePage,
@@ -53,8 +51,11 @@ export const screens = {
   settings: screen('Account Settings', async () => (await import('@/features/account')).AccountSettingsPage),
   enrollPasskey: screen('Passkeys', async () => (await import('@/features/account')).EnrollPasskeyPage),
   authDashboard: screen('Sign-in Activity', async () => (await import('@/features/audit')).AuthDashboardPage),
-  billing: todo('Billing', 'Your plan, trial and usage this month, and changes to your subscription.'),
-  purchaseHistory: todo('Purchase History', 'Past plan changes and their receipts.'),
+  billing: screen('Billing', async () => (await import('@/features/billing')).BillingPage),
+  purchaseHistory: screen(
+    'Purchase History',
+    async () => (await import('@/features/billing')).PurchaseHistoryPage,
+  ),
   flowforge: screen('FlowForge Gallery', async () => (await import('@/features/flows')).GalleryPage),
   flowforgeApiKeys: screen('FlowForge API Keys', async () => (await import('@/features/flows')).ApiKeysPage),
   wakeWords: screen('Wake Word Training', async () => (await import('@/features/wake-words')).WakeWordsPage),
@@ -110,6 +111,10 @@ export const screens = {
     ),
   ),
   nexusSetup: screen('Nexus Setup', async () => (await import('@/features/setup')).SetupPage),
+  nexusActivation: screen(
+    'Nexus Activation',
+    async () => (await import('@/features/billing')).ActivationPage,
+  ),
   nexusDeploy: screen('Nexus Deploy', async () => (await import('@/features/deploy')).DeployPage),
   nexusLogs: screen('Nexus Logs', async () => (await import('@/features/docker')).LogsPage),
   nexusDocker: screen('Nexus Docker', async () => (await import('@/features/docker')).DockerPage),
@@ -247,9 +252,11 @@ export const signedInRoutes: readonly RouteDef[] = [
   },
   { paths: ['/nexus-setup', '/install', '/nexus-quick-start'], screen: screens.nexusSetup },
   {
-    paths: ['/nexus-deploy', '/remote-deploy', '/nexus-activation', '/nexus-manual', '/nexus-deployment'],
+    paths: ['/nexus-deploy', '/remote-deploy', '/nexus-manual', '/nexus-deployment'],
     screen: screens.nexusDeploy,
   },
+  // Licence activation (issue 22), also the target of the store's activation link (?key=…).
+  { paths: ['/nexus-activation'], screen: screens.nexusActivation },
   { paths: ['/nexus-logs'], screen: screens.nexusLogs },
   { paths: ['/nexus-docker'], screen: screens.nexusDocker },
   { paths: ['/nexus-control'], screen: screens.nexusControl },

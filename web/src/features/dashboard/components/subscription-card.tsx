@@ -6,6 +6,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
+import { GraceBanner } from '@/features/billing/components/grace-banner';
 import { TONE_TEXT_CLASS, trialBanner, usagePercent, usageWarning } from '../dashboard-logic';
 import { Fact, Facts, QueryCard } from './dashboard-card';
 import { StatusBadge } from './status-word';
@@ -69,6 +70,7 @@ function SubscriptionDetails({ subscription: sub }: { subscription: Subscription
           </AlertDescription>
         </Alert>
       ) : null}
+      <GraceBanner status={sub} />
       {warning ? (
         <Alert variant="warning">
           <TriangleAlert aria-hidden="true" />

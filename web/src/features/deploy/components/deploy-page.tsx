@@ -295,7 +295,7 @@ function ComposeTab({ canAct }: { canAct: boolean }) {
   );
 }
 
-/** /nexus-deploy, /remote-deploy, /nexus-activation, /nexus-manual, /nexus-deployment. */
+/** /nexus-deploy, /remote-deploy, /nexus-manual, /nexus-deployment. */
 export function DeployPage() {
   const { isAdmin } = useAuth();
   return (

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { Check, Minus } from 'lucide-react';
 import { Link } from 'wouter';
 import {
@@ -94,56 +95,7 @@ export function PricingPage({ signedIn }: { signedIn: boolean }) {
         })}
       </ul>
 
-      <section aria-labelledby="limits-heading" className="mt-12">
-        <h2 id="limits-heading" className="mb-4 text-xl font-semibold tracking-tight">
-          Plan limits
-        </h2>
-        <div className="overflow-x-auto rounded-lg border">
-          <table className="w-full min-w-[32rem] text-sm">
-            <thead className="bg-muted/50">
-              <tr>
-                <th scope="col" className="px-4 py-2 text-left font-medium">
-                  Limit
-                </th>
-                {plans.map((plan) => (
-                  <th key={plan.id} scope="col" className="px-4 py-2 text-left font-medium">
-                    {plan.name}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
-              {LIMIT_ROWS.map((row) => (
-                <tr key={row.label} className="border-t">
-                  <th scope="row" className="px-4 py-2 text-left font-normal text-muted-foreground">
-                    {row.label}
-                  </th>
-                  {plans.map((plan) => {
-                    const value = row.value(plan.limits);
-                    return (
-                      <td key={plan.id} className="px-4 py-2">
-                        {typeof value === 'boolean' ? (
-                          value ? (
-                            <Check role="img" aria-label="Included" className="size-4 text-success" />
-                          ) : (
-                            <Minus
-                              role="img"
-                              aria-label="Not included"
-                              className="size-4 text-muted-foreground"
-                            />
-                          )
-                        ) : (
-                          value
-                        )}
-                      </td>
-                    );
-                  })}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      </section>
+      <PlanLimitsTable className="mt-12" />
 
       <Prose className="mt-10">
         <p>
@@ -152,5 +104,62 @@ export function PricingPage({ signedIn }: { signedIn: boolean }) {
         </p>
       </Prose>
     </PublicPage>
+  );
+}
+
+/** Every plan's limits, read from the plan table the agent enforces (also on the signed-in checkout). */
+export function PlanLimitsTable({ className }: { className?: string }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className={className}>
+      <h2 id={headingId} className="mb-4 text-xl font-semibold tracking-tight">
+        Plan limits
+      </h2>
+      <div className="overflow-x-auto rounded-lg border">
+        <table className="w-full min-w-[32rem] text-sm">
+          <thead className="bg-muted/50">
+            <tr>
+              <th scope="col" className="px-4 py-2 text-left font-medium">
+                Limit
+              </th>
+              {plans.map((plan) => (
+                <th key={plan.id} scope="col" className="px-4 py-2 text-left font-medium">
+                  {plan.name}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {LIMIT_ROWS.map((row) => (
+              <tr key={row.label} className="border-t">
+                <th scope="row" className="px-4 py-2 text-left font-normal text-muted-foreground">
+                  {row.label}
+                </th>
+                {plans.map((plan) => {
+                  const value = row.value(plan.limits);
+                  return (
+                    <td key={plan.id} className="px-4 py-2">
+                      {typeof value === 'boolean' ? (
+                        value ? (
+                          <Check role="img" aria-label="Included" className="size-4 text-success" />
+                        ) : (
+                          <Minus
+                            role="img"
+                            aria-label="Not included"
+                            className="size-4 text-muted-foreground"
+                          />
+                        )
+                      ) : (
+                        value
+                      )}
+                    </td>
+                  );
+                })}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
   );
 }
