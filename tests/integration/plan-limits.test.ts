@@ -13,6 +13,7 @@ import { startAgent, type RunningAgent } from '../support/agent.js';
 import { signUp } from '../support/auth.js';
 import { Client } from '../support/http.js';
 import { waitFor } from '../support/wait-for.js';
+import { silentWav } from '../support/wav.js';
 import { startOllamaApiSim, type OllamaApiSim } from '../fixtures/ollama-api-sim.js';
 import { startOpenAiSim, type OpenAiSim } from '../fixtures/openai-sim.js';
 import { startHomeAssistantSim, type HomeAssistantSim } from '../fixtures/home-assistant-sim.js';
@@ -356,6 +357,17 @@ describe('homeAssistantEntities: what automations act on', () => {
       /Free plan lets automations act on 50 Home Assistant entities and light\.bedroom_lamp would be beyond them.*Upgrade to Pro/,
     );
     expect(ha.serviceCalls.length).toBe(before);
+
+    // No limit stops the home's voice: the same flow started by a spoken command still acts.
+    const spoken = await fetch(`${agent.url}/api/flows/${fiftyFirst.id}/run?wait=true`, {
+      method: 'POST',
+      headers: { 'content-type': 'audio/wav', cookie: `nexus_session=${owner.cookie('nexus_session')}` },
+      body: silentWav(0.1),
+    });
+    const spokenRun = (await spoken.json()) as { trigger: string; status: string };
+    expect(spokenRun.trigger).toBe('voice');
+    expect(spokenRun.status, JSON.stringify(spokenRun)).toBe('succeeded');
+    expect(ha.serviceCalls.length).toBe(before + 1);
 
     // A person's own control from the device screens is never limited, even on an expired hub.
     const manual = await owner.post('/api/ha/services/light/turn_on', { entity_id: 'light.bedroom_lamp' });

@@ -14,6 +14,7 @@ function env(ports: Partial<FlowPorts> = {}, secrets = new Map<string, string>()
       ...ports,
     },
     owner: { id: 7, role: 'user' },
+    trigger: 'api',
     secrets,
     state: { audio: null, speech: null, transcript: null },
   };

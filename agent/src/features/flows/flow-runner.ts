@@ -1,4 +1,4 @@
-import type { Stage, StageRun } from '../../contract/flows.js';
+import type { FlowRun, Stage, StageRun } from '../../contract/flows.js';
 import { HttpError } from '../../lib/http-error.js';
 import { matchesPattern } from './flow-pattern.js';
 import { renderJsonTemplate, renderTemplate } from './flow-template.js';
@@ -35,6 +35,8 @@ export interface StageOutcome {
 export interface StageEnv {
   ports: FlowPorts;
   owner: RunOwner;
+  /** What started the run (a voice command, the API, a schedule…). */
+  trigger: FlowRun['trigger'];
   /** Secret header values of this flow: `<stageId>\n<lower-case header name>` → value. */
   secrets: Map<string, string>;
   state: RunState;
@@ -186,6 +188,7 @@ export async function executeStage(stage: Stage, context: unknown, env: StageEnv
           entity_id: entityIds.length ? entityIds : undefined,
           service_data: data,
         },
+        { trigger: env.trigger },
       );
       return { input, output: result };
     }

@@ -1,3 +1,4 @@
+import type { FlowRun } from '../../contract/flows.js';
 /**
  * What the flow runner needs from the outside world. app.ts passes implementations from other features
  * (features never import each other), so the runner stays testable and the stage kinds stay decoupled.
@@ -35,6 +36,8 @@ export interface HomeAssistantPort {
     domain: string,
     service: string,
     input: { entity_id?: string[]; service_data: Record<string, unknown> },
+    /** What started the run: a spoken command (`voice`) is never held back by a plan limit. */
+    run?: { trigger: FlowRun['trigger'] },
   ): Promise<{ entityIds: string[]; contextId: string | null }>;
 }
 

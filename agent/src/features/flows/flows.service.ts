@@ -631,6 +631,7 @@ export function createFlowsService(deps: {
         const outcome = await executeStage(stage, runContext, {
           ports: deps.ports,
           owner,
+          trigger: initial.trigger,
           secrets,
           state,
           // The run's stage shows it waits (e.g. its place in the cloud queue) while it runs.

@@ -62,9 +62,10 @@ export interface EntityAllowance {
  */
 export function planLimitedHomeAssistant(port: HomeAssistantPort, plan: EntityAllowance): HomeAssistantPort {
   return {
-    async callService(role, domain, service, input) {
-      plan.checkEntities(input.entity_id ?? []);
-      return port.callService(role, domain, service, input);
+    async callService(role, domain, service, input, run) {
+      // No limit ever stops the home's voice: a spoken command acts whatever the plan's allowance.
+      if (run?.trigger !== 'voice') plan.checkEntities(input.entity_id ?? []);
+      return port.callService(role, domain, service, input, run);
     },
   };
 }
