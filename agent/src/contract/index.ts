@@ -30,3 +30,4 @@ export * from './backups.js';
 export * from './docker-updates.js';
 export * from './ha-automations.js';
 export * from './integrations.js';
+export * from './wireguard.js';
