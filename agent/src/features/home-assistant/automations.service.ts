@@ -14,7 +14,6 @@ import { configFromInput, configToYaml, newAutomationId } from './automation-con
 import { haAutomationMarks } from './automations.table.js';
 import type { HaConnection } from './ha-connection.js';
 
-
 /** How long a write waits for HA to reload and show the automation's entity (HA answers first). */
 const RELOAD_WAIT_MS = 5_000;
 
