@@ -137,6 +137,7 @@ describe('executeStage', () => {
           entity_id: ['light.a', 'light.b'],
           service_data: { brightness_pct: 30, say: 'Turn on the Kitchen light' },
         },
+        { trigger: 'api' },
       ],
     ]);
     expect(result.output).toEqual({ entityIds: ['light.a', 'light.b'], contextId: 'ctx' });
