@@ -1,13 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
-import { Check, ExternalLink, KeyRound, Store } from 'lucide-react';
+import { ExternalLink, KeyRound, Store } from 'lucide-react';
 import { Link, useSearch } from 'wouter';
 import { PLAN_IDS, PLANS, planIdSchema, type Plan, type SubscriptionStatus } from '@nexus/agent/contract';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Card, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Panel } from '@/components/ui/panel';
 import { LoadError, RowsSkeleton } from '@/features/llm/components/section';
-import { PlanLimitsTable, PricingPage } from '@/features/public/components/pricing-page';
+import {
+  PlanFeatures,
+  PlanLimitsTable,
+  PlanPrice,
+  PricingPage,
+} from '@/features/public/components/pricing-page';
 import { cn } from '@/lib/utils';
 import { statusQueryOptions } from '../api';
 import { storeLinkFor } from '../billing-logic';
@@ -135,23 +140,9 @@ function PlanCards({
                     </Badge>
                   ) : null}
                 </div>
-                <CardDescription>
-                  <span className="text-4xl font-semibold tracking-tight text-foreground">
-                    ${plan.priceUsd}
-                  </span>{' '}
-                  / month
-                </CardDescription>
+                <PlanPrice plan={plan} />
               </CardHeader>
-              <CardContent className="flex-1">
-                <ul className="space-y-2 text-sm">
-                  {plan.features.map((feature) => (
-                    <li key={feature} className="flex gap-2">
-                      <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-success" />
-                      {feature}
-                    </li>
-                  ))}
-                </ul>
-              </CardContent>
+              <PlanFeatures plan={plan} />
               {status ? (
                 <CardFooter>
                   <PlanAction plan={plan} status={status} highlighted={highlighted} />

@@ -67,23 +67,9 @@ export function PricingPage({ signedIn }: { signedIn: boolean }) {
                     </CardTitle>
                     {featured && <Badge>Recommended</Badge>}
                   </div>
-                  <CardDescription>
-                    <span className="text-4xl font-semibold tracking-tight text-foreground">
-                      ${plan.priceUsd}
-                    </span>{' '}
-                    / month
-                  </CardDescription>
+                  <PlanPrice plan={plan} />
                 </CardHeader>
-                <CardContent className="flex-1">
-                  <ul className="space-y-2 text-sm">
-                    {plan.features.map((feature) => (
-                      <li key={feature} className="flex gap-2">
-                        <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-success" />
-                        {feature}
-                      </li>
-                    ))}
-                  </ul>
-                </CardContent>
+                <PlanFeatures plan={plan} />
                 <CardFooter>
                   <Button className="w-full" variant={featured ? 'default' : 'outline'} asChild>
                     <Link href={cta.href}>{cta.label}</Link>
@@ -108,6 +94,31 @@ export function PricingPage({ signedIn }: { signedIn: boolean }) {
 }
 
 /** Every plan's limits, read from the plan table the agent enforces (also on the signed-in checkout). */
+/** A plan card's price line, under its title (pricing and checkout show the same cards). */
+export function PlanPrice({ plan }: { plan: Plan }) {
+  return (
+    <CardDescription>
+      <span className="text-4xl font-semibold tracking-tight text-foreground">${plan.priceUsd}</span> / month
+    </CardDescription>
+  );
+}
+
+/** A plan card's list of what the plan includes. */
+export function PlanFeatures({ plan }: { plan: Plan }) {
+  return (
+    <CardContent className="flex-1">
+      <ul className="space-y-2 text-sm">
+        {plan.features.map((feature) => (
+          <li key={feature} className="flex gap-2">
+            <Check aria-hidden="true" className="mt-0.5 size-4 shrink-0 text-success" />
+            {feature}
+          </li>
+        ))}
+      </ul>
+    </CardContent>
+  );
+}
+
 export function PlanLimitsTable({ className }: { className?: string }) {
   const headingId = useId();
   return (
