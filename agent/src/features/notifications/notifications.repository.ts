@@ -40,6 +40,20 @@ const visibleTo = (db: Db, userId: number) =>
     ),
   );
 
+/** A notification's columns with the reader's read time (from the left-joined notification_reads). */
+const withReadAt = {
+  id: notifications.id,
+  userId: notifications.userId,
+  level: notifications.level,
+  category: notifications.category,
+  incidentKey: notifications.incidentKey,
+  title: notifications.title,
+  body: notifications.body,
+  link: notifications.link,
+  createdAt: notifications.createdAt,
+  readAt: notificationReads.readAt,
+};
+
 export function createNotificationRepository(db: Db) {
   const readJoin = (userId: number) =>
     and(eq(notificationReads.notificationId, notifications.id), eq(notificationReads.userId, userId));
@@ -67,18 +81,7 @@ export function createNotificationRepository(db: Db) {
       if (filter.before !== undefined) where.push(lt(notifications.id, filter.before));
       return (
         db
-          .select({
-            id: notifications.id,
-            userId: notifications.userId,
-            level: notifications.level,
-            category: notifications.category,
-            incidentKey: notifications.incidentKey,
-            title: notifications.title,
-            body: notifications.body,
-            link: notifications.link,
-            createdAt: notifications.createdAt,
-            readAt: notificationReads.readAt,
-          })
+          .select(withReadAt)
           .from(notifications)
           .leftJoin(notificationReads, readJoin(userId))
           .where(and(...where))
@@ -102,18 +105,7 @@ export function createNotificationRepository(db: Db) {
 
     findVisible(userId: number, id: number): NotificationWithRead | undefined {
       return db
-        .select({
-          id: notifications.id,
-          userId: notifications.userId,
-          level: notifications.level,
-          category: notifications.category,
-          incidentKey: notifications.incidentKey,
-          title: notifications.title,
-          body: notifications.body,
-          link: notifications.link,
-          createdAt: notifications.createdAt,
-          readAt: notificationReads.readAt,
-        })
+        .select(withReadAt)
         .from(notifications)
         .leftJoin(notificationReads, readJoin(userId))
         .where(and(eq(notifications.id, id), visibleTo(db, userId)))
