@@ -164,9 +164,11 @@ test.describe('with SMTP configured', () => {
     await page.getByLabel('Password', { exact: true }).fill('a brand new password');
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
-    // The hub told the account what happened, through notify().
-    await page.getByRole('banner').getByRole('button', { name: 'Notifications, 1 unread' }).click();
+    // The hub told the account what happened, through notify(): the reset, and a sign-in from a
+    // browser it had not seen (the account was made through the API, not in this browser).
+    await page.getByRole('banner').getByRole('button', { name: 'Notifications, 2 unread' }).click();
     await expect(page.getByRole('menuitem', { name: /Your password was reset/ })).toBeVisible();
+    await expect(page.getByRole('menuitem', { name: /New sign-in to your account/ })).toBeVisible();
     await page.keyboard.press('Escape');
 
     // The link worked once.
