@@ -143,6 +143,9 @@ async function main() {
       HA_TOKEN: ha.token,
       OLLAMA_URL: ollama.url,
       ...(docker ? { DOCKER_HOST: docker } : {}),
+      // e.g. SOAK_AGENT_NODE_OPTIONS=--max-old-space-size=64: a leak then ends the agent (errors),
+      // while a heap that only grows towards its steady size stays up.
+      ...(process.env.SOAK_AGENT_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SOAK_AGENT_NODE_OPTIONS } : {}),
     },
     stdio: ['ignore', logFd, logFd],
   });
