@@ -210,6 +210,8 @@ test.describe('system diagnostics', () => {
   });
 
   test('every diagnostics address opens the same screen', async () => {
+    // Four full screens, each waiting for its first metrics: more than one screen's time budget.
+    test.slow();
     const { page } = owner;
     for (const path of ['/system-updates', '/admin-diagnostics', '/nexus-status', '/system-diagnostics']) {
       await page.goto(path);
