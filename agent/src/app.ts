@@ -299,7 +299,8 @@ function apiRoutes(
   });
   // Every plan limit, decided in one place; the features below ask it through thin adapters.
   const planLimits = createPlanLimits({
-    plan: () => subscription.status().plan,
+    // The plan alone (row and licence): status() would also count the month's use and the warnings.
+    plan: () => subscription.inForce().plan,
     cloudMessagesInMonth: (at) => usage.cloudMessagesInMonth(at),
     messagesByDayAndClass: (since) => usage.messagesByDayAndClass(since),
     entityLedger: settingsLedger(settings),
