@@ -154,6 +154,32 @@ describe('integrations', () => {
     expect(result.message).toContain('Ollama 0.12.0');
   });
 
+  it('reads the Home Assistant connection fresh on every list: one that just came up shows as connected', async () => {
+    let state: HaStatus['state'] = 'connecting';
+    const service = createIntegrationsService(
+      deps({
+        homeAssistant: {
+          status: () =>
+            ({
+              state,
+              health: state === 'connected' ? 'healthy' : 'down',
+              counts: { states: 3 },
+            }) as unknown as HaStatus,
+          settings: () => ({ configured: true, url: 'http://ha.lan:8123' }),
+          connectionTest: async () => ({ ok: true, steps: [], totalMs: 0, haVersion: null, testedAt: NOW }),
+        },
+      }),
+    );
+    const first = await service.list('admin');
+    expect(first.integrations.find((i) => i.id === 'home-assistant')!.state).toBe('disconnected');
+    state = 'connected';
+    const second = await service.list('admin');
+    expect(second.integrations.find((i) => i.id === 'home-assistant')).toMatchObject({
+      state: 'connected',
+      detail: expect.stringContaining('Connected to Home Assistant'),
+    });
+  });
+
   it('shows ntfy as not set up until the notifications feature supplies its status', async () => {
     const { integrations } = await createIntegrationsService(deps({ ntfyStatus: undefined })).list('admin');
     expect(integrations.find((i) => i.id === 'ntfy')!.state).toBe('not_configured');

@@ -23,6 +23,12 @@ interface Check {
 
 /** GET /api/integrations re-probes an integration at most this often; "test now" always does. */
 const CHECK_TTL_MS = 30_000;
+/**
+ * Integrations whose state the hub already holds in memory (the HA connection's status, the plan):
+ * reading them probes nothing, so a list always reads them fresh. Caching them for 30 s showed a
+ * connection that had just come up as "not connected" until the next refetch.
+ */
+const READ_LIVE: ReadonlySet<IntegrationId> = new Set(['home-assistant', 'licence']);
 /** The Wyoming openWakeWord service's default port, on the host that runs the other speech services. */
 export const WYOMING_WAKE_PORT = 10400;
 
@@ -466,7 +472,7 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
     async list(role: Role): Promise<IntegrationList> {
       const integrations = await Promise.all(
         INTEGRATION_IDS.map(async (id) => {
-          const fresh = cached.get(id);
+          const fresh = READ_LIVE.has(id) ? undefined : cached.get(id);
           if (fresh && now() - fresh.at < CHECK_TTL_MS) return view(id, role, fresh.check, fresh.at);
           const check = await run(id, false);
           return view(id, role, check, cached.get(id)?.at ?? now());
