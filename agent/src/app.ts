@@ -81,6 +81,7 @@ import { VENDOR_LICENCE_PUBLIC_KEY_PEM } from './features/subscription/vendor-ke
 import { createPlanLimits, settingsLedger } from './features/subscription/plan-limits.js';
 import { createVpnService } from './features/vpn/vpn.service.js';
 import { vpnRoutes } from './features/vpn/vpn.routes.js';
+import { visitorRoutes } from './features/vpn/visitor.routes.js';
 import { createLlmStatusService, type LlmStatusProvider } from './features/llm-status/llm-status.service.js';
 import { createLlmFeature } from './features/llm/llm.feature.js';
 import { llmStatusRoutes } from './features/llm-status/llm-status.routes.js';
@@ -621,6 +622,10 @@ function apiRoutes(
     .route('/llm', llm.routes)
     .route('/ollama', llm.ollamaProxy)
     .route('/vpn', vpnRoutes(vpn))
+    .route(
+      '/network',
+      visitorRoutes({ trustProxy, interfaces: async () => (await metrics.network()).interfaces }),
+    )
     .route('/ha-patterns', haPatternsRoutes(deps.haHealth ?? homeAssistant.health))
     .route('/ha', homeAssistantRoutes(homeAssistant))
     .route('/ha', haAutomationRoutes(haAutomations, haDevices))
