@@ -31,16 +31,18 @@ export function ConnectionsPage() {
       </header>
       <StatusPanel />
       {isAdmin ? (
-        <ServerPanel />
+        <>
+          <ServerPanel />
+          <PeersPanel canEdit />
+          <UplinksPanel />
+          <EventsPanel />
+        </>
       ) : (
-        <p className="text-sm text-muted-foreground">
-          An admin sets up the hub&apos;s WireGuard server and its uplinks; you can see the status and the
-          devices here.
-        </p>
+        <Empty>
+          An admin sets up the hub&apos;s WireGuard server, its devices and its uplinks; the agent shows them
+          to admins only. Ask an admin to add your phone.
+        </Empty>
       )}
-      <PeersPanel canEdit={isAdmin} />
-      {isAdmin ? <UplinksPanel /> : null}
-      <EventsPanel />
     </div>
   );
 }
