@@ -18,6 +18,12 @@ command -v pocketsphinx_continuous >/dev/null 2>&1 || missing+=(pocketsphinx)
 # The wake-word and audio tests make their recordings with espeak-ng and measure or alter them with sox.
 command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
 command -v sox >/dev/null 2>&1 || missing+=(sox)
+# The VPN tests (issue 17) run real WireGuard in network namespaces: wg and ip from wireguard-tools
+# and iproute2, and wireguard-go where the kernel has no WireGuard module (as on this CI kernel).
+command -v wg >/dev/null 2>&1 || missing+=(wireguard-tools)
+command -v wireguard-go >/dev/null 2>&1 || missing+=(wireguard-go)
+command -v ip >/dev/null 2>&1 || missing+=(iproute2)
+command -v ping >/dev/null 2>&1 || missing+=(iputils-ping)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import { Hono } from 'hono';
 import { csrf } from 'hono/csrf';
 import { HTTPException } from 'hono/http-exception';
@@ -8,6 +9,7 @@ import type { Logger } from './lib/logger.js';
 import type { SecretBox } from './lib/secret-box.js';
 import { HttpError, conflict } from './lib/http-error.js';
 import { APP_VERSION } from './lib/version.js';
+import { inBackground } from './lib/background.js';
 import type { AppEnv } from './http/app-env.js';
 import { appBodyLimit } from './http/body-limits.js';
 import { readCookie } from './http/cookies.js';
@@ -81,6 +83,12 @@ import { VENDOR_LICENCE_PUBLIC_KEY_PEM } from './features/subscription/vendor-ke
 import { createPlanLimits, settingsLedger } from './features/subscription/plan-limits.js';
 import { createVpnService } from './features/vpn/vpn.service.js';
 import { vpnRoutes } from './features/vpn/vpn.routes.js';
+import { visitorRoutes } from './features/vpn/visitor.routes.js';
+import { createWireguardAdapter, type WireguardAdapter } from './adapters/wireguard.js';
+import { createVpnEventLog } from './features/vpn/vpn-events.js';
+import { createWgServerService } from './features/vpn/wg-server.service.js';
+import { createUplinksService } from './features/vpn/uplinks.service.js';
+import { wireguardRoutes } from './features/vpn/wireguard.routes.js';
 import { createLlmStatusService, type LlmStatusProvider } from './features/llm-status/llm-status.service.js';
 import { createLlmFeature } from './features/llm/llm.feature.js';
 import { llmStatusRoutes } from './features/llm-status/llm-status.routes.js';
@@ -165,6 +173,8 @@ export interface AppDeps {
   live?: LiveHub;
   /** WireGuard and Tailscale as their tools report them. */
   vpn?: VpnAdapter;
+  /** The hub's own WireGuard interfaces (issue 17): `wg`, `ip`, `wireguard-go`. */
+  wireguard?: WireguardAdapter;
   /** The LLM providers the pipeline status probes; by default the LLM feature's (the hub's Ollama at OLLAMA_URL and those admins add). */
   llmProviders?: () => LlmStatusProvider[];
   /** Home Assistant's health; the Home Assistant feature supplies it. Without it: not_configured. */
@@ -323,7 +333,42 @@ function apiRoutes(
     settings,
     log: deps.log,
     plan: planLimits,
+    uplinks: { summary: () => uplinks.summary() },
     now: deps.now,
+  });
+  // The hub's WireGuard server and uplinks (issue 17): restored at start, stopped at shutdown.
+  const wgAdapter =
+    deps.wireguard ?? createWireguardAdapter({ configDir: path.join(deps.env.dataDir, 'wireguard') });
+  deps.live.registerTopic('vpn.events', { allow: (u) => u.role === 'admin' || u.role === 'superadmin' });
+  const vpnEvents = createVpnEventLog({
+    db: deps.db,
+    publish: (event) => deps.live.publish('vpn.events', event),
+    now: deps.now,
+  });
+  const wgServer = createWgServerService({
+    db: deps.db,
+    secrets: deps.secrets,
+    adapter: wgAdapter,
+    events: vpnEvents,
+    log: deps.log.child({ feature: 'wireguard' }),
+    now: deps.now,
+  });
+  const uplinks = createUplinksService({
+    db: deps.db,
+    secrets: deps.secrets,
+    settings,
+    adapter: wgAdapter,
+    events: vpnEvents,
+    log: deps.log.child({ feature: 'vpn-uplinks' }),
+    plan: planLimits,
+    onSwitch: () => vpn.invalidate(),
+    now: deps.now,
+  });
+  inBackground(deps.log, 'restoring the WireGuard server', () => wgServer.start());
+  inBackground(deps.log, 'restoring the VPN uplinks', () => uplinks.start());
+  deps.onShutdown?.(() => {
+    uplinks.stop();
+    inBackground(deps.log, 'stopping the WireGuard server', () => wgServer.stop());
   });
   const ollama = createOllamaClient({ baseUrl: deps.env.OLLAMA_URL });
   const llm = createLlmFeature({
@@ -622,6 +667,18 @@ function apiRoutes(
     .route('/llm', llm.routes)
     .route('/ollama', llm.ollamaProxy)
     .route('/vpn', vpnRoutes(vpn))
+    .route(
+      '/network',
+      visitorRoutes({
+        trustProxy,
+        interfaces: async () => (await metrics.network()).interfaces,
+        wireguardRange: async () => {
+          const server = await wgServer.view();
+          return server.configured ? server.address : null;
+        },
+      }),
+    )
+    .route('/vpn', wireguardRoutes({ server: wgServer, uplinks, events: vpnEvents }))
     .route('/ha-patterns', haPatternsRoutes(deps.haHealth ?? homeAssistant.health))
     .route('/ha', homeAssistantRoutes(homeAssistant))
     .route('/ha', haAutomationRoutes(haAutomations, haDevices))

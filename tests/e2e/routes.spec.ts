@@ -178,7 +178,7 @@ test.describe('signed in', () => {
   }
 
   test('a screen that is not built says so and links to built pages', async ({ page }) => {
-    await page.goto('/connections');
+    await page.goto('/ha-pattern-predictor');
     const main = page.locator('main');
     await expect(main.getByText('This screen is not built yet.')).toBeVisible();
     await expect(main.getByRole('link', { name: 'Pricing' })).toHaveAttribute('href', '/pricing');

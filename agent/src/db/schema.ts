@@ -16,3 +16,4 @@ export * from '../features/llm/llm.table.js';
 export * from '../features/flows/flows.table.js';
 export * from '../features/speech/speech.table.js';
 export * from '../features/wake-words/wake-words.table.js';
+export * from '../features/vpn/wireguard.table.js';

@@ -91,6 +91,22 @@ export function resetSecrets(dataDir: string, handle: DbHandle, now = Date.now()
     // A peer hub without its token is of no use: it is added again with one.
     'remote_hubs.token_sealed': () =>
       count(sqlite.prepare('DELETE FROM remote_hubs').run().changes, 'other hubs removed (add them again)'),
+    // WireGuard (issue 17): without its keys the server, its peers and the uplinks are set up again.
+    'wg_server.private_key_sealed': () =>
+      count(
+        sqlite.prepare('DELETE FROM wg_server').run().changes,
+        'the WireGuard server removed (set it up again)',
+      ),
+    'wg_peers.preshared_key_sealed': () =>
+      count(
+        sqlite.prepare('DELETE FROM wg_peers').run().changes,
+        'WireGuard peers removed (add the devices again)',
+      ),
+    'vpn_uplinks.config_sealed': () =>
+      count(
+        sqlite.prepare('DELETE FROM vpn_uplinks').run().changes,
+        'VPN uplink configs removed (paste them again)',
+      ),
   };
   sqlite.transaction(() => {
     for (const { table, column, notnull } of sealedColumns(sqlite)) {

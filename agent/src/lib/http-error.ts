@@ -4,7 +4,7 @@
  */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 502 | 503 | 504 | 507,
+    readonly status: 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 422 | 429 | 502 | 503 | 504 | 507,
     message: string,
     readonly details?: unknown,
     readonly headers?: Record<string, string>,

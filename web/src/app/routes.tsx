@@ -42,7 +42,10 @@ export const screens = {
   // Signed in
   onboarding: screen('Onboarding', async () => (await import('@/features/onboarding')).OnboardingPage),
   dashboard: screen('Dashboard', async () => (await import('@/features/dashboard')).DashboardPage),
-  connections: todo('VPN Connections', "Set up the hub's VPN tunnels and watch their latency and failover."),
+  connections: screen(
+    'VPN Connections',
+    async () => (await import('@/features/connections')).ConnectionsPage,
+  ),
   networkInfo: screen('Network Info', async () => (await import('@/features/network-info')).NetworkInfoPage),
   integrations: screen(
     'Integrations',
@@ -99,7 +102,10 @@ export const screens = {
     async () => (await import('@/features/home-assistant')).HomeAssistantDevicesPage,
   ),
   haUnified: screen('Home Assistant', async () => (await import('@/features/home-assistant')).HaUnifiedPage),
-  unifiTeleport: todo('UniFi Teleport', 'Reach the hub from outside your home through UniFi Teleport.'),
+  unifiTeleport: screen(
+    'UniFi Teleport',
+    async () => (await import('@/features/connections')).UnifiTeleportPage,
+  ),
   haDeviceControl: screen(
     'HA Device Control',
     async () => (await import('@/features/home-assistant')).DeviceControlPage,

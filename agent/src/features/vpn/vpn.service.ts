@@ -11,6 +11,14 @@ const STATUS_TTL_MS = 10_000;
 /** A port for the TCP round trip to a WireGuard peer's tunnel address; closed ports answer (RST) as fast as open ones. */
 const WG_PROBE_PORT = 22;
 
+export interface UplinkSummary {
+  configured: boolean;
+  active: 'primary' | 'backup' | 'none';
+  healthy: boolean;
+  latencyMs: number | null;
+  backupConfigured: boolean;
+}
+
 /** The settings repository, as this feature uses it. */
 export interface SettingsStore {
   get<T>(key: string, schema: ZodType<T>): T | undefined;
@@ -48,6 +56,8 @@ export function createVpnService(deps: {
   log: Logger;
   /** The plan: failover through provider tunnels is a paid feature (limits.vpnAccess). */
   plan?: { checkVpnFailover(): void };
+  /** The hub's upstream WireGuard tunnels (issue 17): their monitor's state, read from memory. */
+  uplinks?: { summary(): UplinkSummary };
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
@@ -83,7 +93,13 @@ export function createVpnService(deps: {
     const t = now();
     const nowSeconds = Math.floor(t / 1000);
     const wireguard = wg ?? [];
-    const { wireguardConnected, tailscaleConnected, present } = summarizeVpn(wireguard, ts, nowSeconds);
+    const summary = summarizeVpn(wireguard, ts, nowSeconds);
+    const { tailscaleConnected, present } = summary;
+    // With uplinks configured, WireGuard is connected when the active tunnel answers its probes.
+    const uplinks = deps.uplinks?.summary();
+    const viaUplink = !!uplinks?.configured && uplinks.active !== 'none' && uplinks.healthy;
+    const wireguardConnected = uplinks?.configured ? viaUplink : summary.wireguardConnected;
+    if (uplinks?.configured && !present.includes('wireguard')) present.unshift('wireguard');
     const stored = deps.settings.get(VPN_FAILOVER_SETTING, vpnFailoverSchema);
 
     const connected: VpnProvider[] = [];
@@ -94,16 +110,28 @@ export function createVpnService(deps: {
 
     // Without a stored choice: the provider in use (or the only one installed) is active, another installed one the backup.
     const primary = provider !== 'none' ? provider : (present[0] ?? 'none');
-    const failover: VpnFailover = stored ?? {
-      activeProvider: primary,
-      backupProvider: present.find((p) => p !== primary) ?? 'none',
-    };
+    const failover: VpnFailover =
+      stored ??
+      (uplinks?.configured
+        ? // Both uplinks are WireGuard: the backup tunnel counts as provider 'wireguard' too.
+          {
+            activeProvider: 'wireguard',
+            backupProvider: uplinks.backupConfigured
+              ? 'wireguard'
+              : tailscaleConnected
+                ? 'tailscale'
+                : 'none',
+          }
+        : { activeProvider: primary, backupProvider: present.find((p) => p !== primary) ?? 'none' });
 
     let latency: number | null = null;
     if (provider === 'tailscale' && ts) {
       const target = ts.peers.find((p) => p.exitNode && p.online) ?? ts.peers.find((p) => p.online);
       const ip = target?.tailscaleIps[0];
       if (ip) latency = await read('tailscale ping', () => deps.adapter.tailscalePing(ip), null);
+    } else if (provider === 'wireguard' && viaUplink) {
+      // The monitor's latest round trip through the active tunnel: no probe per read.
+      latency = uplinks!.latencyMs;
     } else if (provider === 'wireguard') {
       const peer = wireguard.flatMap((i) => i.peers).find((p) => wgPeerConnected(p, nowSeconds));
       const address = peer ? tunnelAddress(peer.allowedIps) : null;
@@ -150,6 +178,11 @@ export function createVpnService(deps: {
           inFlight = null;
         });
       return inFlight;
+    },
+
+    /** Drops the cached answer (an uplink switched). */
+    invalidate() {
+      cached = null;
     },
 
     /** Throws the plan's 403 on plans without VPN access; the stored choice is kept either way. */

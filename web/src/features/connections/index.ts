@@ -1,0 +1,2 @@
+export { ConnectionsPage } from './components/connections-page';
+export { UnifiTeleportPage } from './components/unifi-teleport-page';
