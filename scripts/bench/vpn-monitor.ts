@@ -22,10 +22,11 @@ const INTERVAL_S = Number(process.env.BENCH_INTERVAL ?? 5);
 const FAIL_AFTER = 2;
 const PROBE_TARGET = '198.18.250.1';
 const TICKS_PER_SECOND = 100;
+const say = (line: string) => process.stdout.write(`${line}\n`);
 
 const why = netnsUnavailable();
 if (why) {
-  console.log(`skipped: ${why}`);
+  process.stdout.write(`skipped: ${why}\n`);
   process.exit(0);
 }
 
@@ -113,13 +114,11 @@ try {
   const switchMs = Date.now() - cutAt;
   const device = routeDevice(PROBE_TARGET);
 
-  console.log(
-    `vpn-monitor benchmark: 2 uplinks probed every ${INTERVAL_S} s, 20 peers, status read every 2 s`,
-  );
-  console.log(
+  say(`vpn-monitor benchmark: 2 uplinks probed every ${INTERVAL_S} s, 20 peers, status read every 2 s`);
+  say(
     `  agent CPU over ${elapsed.toFixed(0)} s (${reads} status reads): ${cpuPercent.toFixed(2)} % of one core (target < 1 %)`,
   );
-  console.log(
+  say(
     `  failover after cutting the primary: ${(switchMs / 1000).toFixed(2)} s = ${(switchMs / 1000 / INTERVAL_S).toFixed(2)} probe intervals (failAfter ${FAIL_AFTER}; target within 3); route now via ${device}`,
   );
 } finally {
