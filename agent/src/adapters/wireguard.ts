@@ -83,9 +83,9 @@ function checkCidr(cidr: string): string {
   return cidr;
 }
 
-function run(file: string, args: string[], timeoutMs = TIMEOUT_MS): Promise<string> {
+function run(file: string, args: string[], timeoutMs = TIMEOUT_MS, env?: NodeJS.ProcessEnv): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(file, args, { timeout: timeoutMs, maxBuffer: 1024 * 1024 }, (err, stdout, stderr) => {
+    execFile(file, args, { timeout: timeoutMs, maxBuffer: 1024 * 1024, env }, (err, stdout, stderr) => {
       if (err) {
         const reason = stderr.toString().trim() || err.message;
         reject(
@@ -209,7 +209,12 @@ export function createWireguardAdapter(opts: {
         }
       }
       // wireguard-go forks into the background once the interface exists, and ends when it is deleted.
-      await run('wireguard-go', [name], 15_000);
+      // Without LOG_LEVEL in its environment (the agent's own is set), the daemon does not keep our
+      // stdout pipe open: with it, execFile would wait for the daemon to end.
+      await run('wireguard-go', [name], 15_000, {
+        // eslint-disable-next-line no-restricted-properties -- the tool's search path, not configuration
+        PATH: process.env.PATH,
+      });
       return (implementation = 'wireguard-go');
     },
 

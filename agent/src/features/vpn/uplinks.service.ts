@@ -299,12 +299,18 @@ export function createUplinksService(deps: {
     }
   }
 
-  function schedule() {
+  /** Fixed rate: the next probe is due an interval after the previous one started, however long it took. */
+  function schedule(delayMs = monitor.intervalSeconds * 1000) {
     if (stopped || timer) return;
     timer = setTimeout(() => {
       timer = null;
-      inBackground(deps.log, 'the uplink health probe', () => serial(tick).finally(() => schedule()));
-    }, monitor.intervalSeconds * 1000);
+      const started = Date.now();
+      inBackground(deps.log, 'the uplink health probe', () =>
+        serial(tick).finally(() =>
+          schedule(Math.max(0, monitor.intervalSeconds * 1000 - (Date.now() - started))),
+        ),
+      );
+    }, delayMs);
     timer.unref();
   }
 
