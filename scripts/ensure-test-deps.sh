@@ -18,6 +18,9 @@ command -v pocketsphinx_continuous >/dev/null 2>&1 || missing+=(pocketsphinx)
 # The wake-word and audio tests make their recordings with espeak-ng and measure or alter them with sox.
 command -v espeak-ng >/dev/null 2>&1 || missing+=(espeak-ng)
 command -v sox >/dev/null 2>&1 || missing+=(sox)
+# The network tools (tests/integration/network-tools.test.ts) run ping and tracepath against loopback.
+command -v ping >/dev/null 2>&1 || missing+=(iputils-ping)
+command -v tracepath >/dev/null 2>&1 || missing+=(iputils-tracepath)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then

@@ -31,3 +31,4 @@ export * from './docker-updates.js';
 export * from './ha-automations.js';
 export * from './integrations.js';
 export * from './wireguard.js';
+export * from './network.js';
