@@ -24,6 +24,8 @@ command -v wg >/dev/null 2>&1 || missing+=(wireguard-tools)
 command -v wireguard-go >/dev/null 2>&1 || missing+=(wireguard-go)
 command -v ip >/dev/null 2>&1 || missing+=(iproute2)
 command -v ping >/dev/null 2>&1 || missing+=(iputils-ping)
+# The network tools (tests/integration/network-tools.test.ts) run ping (above) and tracepath against loopback.
+command -v tracepath >/dev/null 2>&1 || missing+=(iputils-tracepath)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then

@@ -89,6 +89,9 @@ import { createVpnEventLog } from './features/vpn/vpn-events.js';
 import { createWgServerService } from './features/vpn/wg-server.service.js';
 import { createUplinksService } from './features/vpn/uplinks.service.js';
 import { wireguardRoutes } from './features/vpn/wireguard.routes.js';
+import { createNetworkService } from './features/network/network.service.js';
+import { createNetworkTools } from './features/network/network-tools.service.js';
+import { networkRoutes } from './features/network/network.routes.js';
 import { createLlmStatusService, type LlmStatusProvider } from './features/llm-status/llm-status.service.js';
 import { createLlmFeature } from './features/llm/llm.feature.js';
 import { llmStatusRoutes } from './features/llm-status/llm-status.routes.js';
@@ -328,8 +331,21 @@ function apiRoutes(
     audit,
     now: deps.now,
   });
+  const vpnAdapter = deps.vpn ?? createVpnAdapter({ tailscaleSocket: deps.env.NEXUS_TAILSCALE_SOCKET });
+  const networkInfo = createNetworkService({
+    network: () => metrics.network(),
+    vpn: vpnAdapter,
+    log: deps.log,
+  });
+  const networkTools = createNetworkTools({
+    mdns: deps.env.NEXUS_MDNS_INTERFACE
+      ? { interface: deps.env.NEXUS_MDNS_INTERFACE, port: deps.env.NEXUS_MDNS_PORT, bind: '0.0.0.0' }
+      : { port: deps.env.NEXUS_MDNS_PORT },
+    wolPort: deps.env.NEXUS_WOL_PORT,
+    now: deps.now,
+  });
   const vpn = createVpnService({
-    adapter: deps.vpn ?? createVpnAdapter(),
+    adapter: vpnAdapter,
     settings,
     log: deps.log,
     plan: planLimits,
@@ -679,6 +695,7 @@ function apiRoutes(
       }),
     )
     .route('/vpn', wireguardRoutes({ server: wgServer, uplinks, events: vpnEvents }))
+    .route('/network', networkRoutes({ info: networkInfo, tools: networkTools }))
     .route('/ha-patterns', haPatternsRoutes(deps.haHealth ?? homeAssistant.health))
     .route('/ha', homeAssistantRoutes(homeAssistant))
     .route('/ha', haAutomationRoutes(haAutomations, haDevices))

@@ -19,6 +19,14 @@ const envSchema = z.object({
   HA_TOKEN: z.string().min(1).optional(),
   /** Where the host's root is mounted when the agent runs in a container (Jetson facts). */
   NEXUS_HOST_ROOT: z.string().min(1).default('/'),
+  /** tailscaled's LocalAPI socket (issue 17); /var/run/tailscale/tailscaled.sock when unset. */
+  NEXUS_TAILSCALE_SOCKET: z.string().min(1).optional(),
+  /** The interface address mDNS discovery uses (the system's default when unset); tests give 127.0.0.1. */
+  NEXUS_MDNS_INTERFACE: z.ipv4().optional(),
+  /** mDNS's port, 5353 unless a test uses another. */
+  NEXUS_MDNS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
+  /** Wake-on-LAN's UDP port (9 when unset); tests capture the packet on another. */
+  NEXUS_WOL_PORT: z.coerce.number().int().min(1).max(65535).default(9),
   /** Where the built web app lives; defaults to web/dist beside the agent. */
   NEXUS_WEB_DIST: z.string().min(1).optional(),
   /** The app catalog for the deploy screens (catalog.json + compose templates); defaults to docker/. */

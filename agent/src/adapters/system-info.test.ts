@@ -5,8 +5,10 @@ import {
   createSystemInfo,
   parseDefaultRoute,
   parseDiskStats,
+  parseIwLink,
   parseNetDev,
   parseProcStat,
+  parseProcWireless,
   parseResolvConf,
   pickCpuTemperature,
 } from './system-info.js';
@@ -121,5 +123,38 @@ describe.runIf(fs.existsSync('/proc/stat'))('on this machine', () => {
 
   it('reads the loopback interface’s counters', () => {
     expect(info.readNetworkCounters().has('lo')).toBe(true);
+  });
+});
+
+describe('Wi-Fi links', () => {
+  it('reads /proc/net/wireless: quality of 70 as a percentage, the level in dBm', () => {
+    const text =
+      'Inter-| sta-|   Quality        |   Discarded packets               | Missed | WE\n' +
+      ' face | tus | link level noise |  nwid  crypt   frag  retry   misc | beacon | 22\n' +
+      ' wlan0: 0000   54.  -56.  -256        0      0      0      0      0        0\n' +
+      '  wlp2s0: 0000   70.  200.  0        0      0      0      0      0        0\n';
+    expect(parseProcWireless(text)).toEqual([
+      { interface: 'wlan0', quality: 77, signalDbm: -56 },
+      // An old driver's unsigned level: 200 - 256 dBm.
+      { interface: 'wlp2s0', quality: 100, signalDbm: -56 },
+    ]);
+    expect(parseProcWireless('')).toEqual([]);
+  });
+
+  it('reads the SSID, signal and bitrate from `iw dev <if> link`', () => {
+    const text =
+      'Connected to 02:00:00:00:01:00 (on wlan0)\n\tSSID: Nexus Home\n\tfreq: 5180\n\tsignal: -61 dBm\n\ttx bitrate: 390.0 MBit/s VHT-MCS 8\n';
+    expect(parseIwLink(text)).toEqual({
+      ssid: 'Nexus Home',
+      signalDbm: -61,
+      txBitrate: 390,
+      frequencyMhz: 5180,
+    });
+    expect(parseIwLink('Not connected.\n')).toEqual({
+      ssid: null,
+      signalDbm: null,
+      txBitrate: null,
+      frequencyMhz: null,
+    });
   });
 });

@@ -1,8 +1,16 @@
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import si from 'systeminformation';
-import type { Disk, HostFacts, ListeningPort, NetworkInterface, ProcessInfo } from '../contract/system.js';
+import type {
+  Disk,
+  HostFacts,
+  ListeningPort,
+  NetworkInterface,
+  ProcessInfo,
+  WifiLink,
+} from '../contract/system.js';
 
 /**
  * The host, as the agent sees it. This is the only module that talks to systeminformation.
@@ -81,6 +89,8 @@ export interface SystemInfoAdapter {
   readMemoryPressure?(): MemoryPressure | null;
   /** Every thermal zone with its temperature and its lowest passive/hot/critical trip point, in °C. */
   readThermalTrips?(): ThermalTrip[];
+  /** The Wi-Fi links: /proc/net/wireless under the host root, with `iw dev <if> link` where iw is installed. */
+  wifiLinks?(): Promise<WifiLink[]>;
 }
 
 export interface MemoryPressure {
@@ -275,6 +285,59 @@ function discoverDisks(sysRoot: string): Set<string> {
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * /proc/net/wireless: two header lines, then `wlan0: 0000   54.  -56.  -256 …` — status, link
+ * quality (of 70 on most drivers), signal level (dBm when negative), noise.
+ */
+export function parseProcWireless(
+  text: string,
+): { interface: string; quality: number | null; signalDbm: number | null }[] {
+  const links = [];
+  for (const line of text.split('\n').slice(2)) {
+    const match = /^\s*([\w.:-]+):\s+\S+\s+(-?[\d.]+)\s+(-?[\d.]+)/.exec(line);
+    if (!match) continue;
+    const link = Number(match[2]);
+    const level = Number(match[3]);
+    links.push({
+      interface: match[1]!,
+      quality: Number.isFinite(link) ? Math.max(0, Math.min(100, Math.round((link / 70) * 100))) : null,
+      // Old drivers report an unsigned level (level - 256 is the dBm); 0 means not measured.
+      signalDbm: !Number.isFinite(level) || level === 0 ? null : level > 63 ? level - 256 : level,
+    });
+  }
+  return links;
+}
+
+/** `iw dev wlan0 link`: `Connected to …`, then `SSID: name`, `freq: 5180`, `signal: -56 dBm`, `tx bitrate: 433.3 MBit/s …`. */
+export function parseIwLink(text: string): {
+  ssid: string | null;
+  signalDbm: number | null;
+  txBitrate: number | null;
+  frequencyMhz: number | null;
+} {
+  const field = (name: string) => new RegExp(`^\\s*${name}:\\s*(.+)$`, 'm').exec(text)?.[1]?.trim() ?? null;
+  const num = (v: string | null) => {
+    const n = v === null ? NaN : Number.parseFloat(v);
+    return Number.isFinite(n) ? n : null;
+  };
+  if (!/^Connected to/m.test(text))
+    return { ssid: null, signalDbm: null, txBitrate: null, frequencyMhz: null };
+  return {
+    ssid: field('SSID'),
+    signalDbm: num(field('signal')),
+    txBitrate: num(field('tx bitrate')),
+    frequencyMhz: num(field('freq')),
+  };
+}
+
+function iwLink(iface: string): Promise<string | null> {
+  return new Promise((resolve) => {
+    execFile('iw', ['dev', iface, 'link'], { timeout: 2000, maxBuffer: 64 * 1024 }, (err, stdout) =>
+      resolve(err ? null : stdout),
+    );
+  });
+}
 
 export function createSystemInfo(opts: { hostRoot?: string } = {}): SystemInfoAdapter {
   const root = opts.hostRoot ?? '/';
@@ -495,6 +558,25 @@ export function createSystemInfo(opts: { hostRoot?: string } = {}): SystemInfoAd
 
     dns() {
       return parseResolvConf(readText(path.join(root, 'etc/resolv.conf')) ?? '');
+    },
+
+    async wifiLinks() {
+      const links = parseProcWireless(readText(path.join(procRoot, 'net/wireless')) ?? '');
+      return Promise.all(
+        links.map(async (l) => {
+          // The name comes from the host's own file, still checked: it becomes an argument.
+          const iw = /^[\w.-]{1,15}$/.test(l.interface) ? await iwLink(l.interface) : null;
+          const fromIw = iw ? parseIwLink(iw) : null;
+          return {
+            interface: l.interface,
+            ssid: fromIw?.ssid ?? null,
+            signalDbm: fromIw?.signalDbm ?? l.signalDbm,
+            quality: l.quality,
+            txBitrate: fromIw?.txBitrate ?? null,
+            frequencyMhz: fromIw?.frequencyMhz ?? null,
+          };
+        }),
+      );
     },
   };
 }

@@ -189,7 +189,30 @@ describe('parseTailscaleStatus', () => {
       tailscaleIps: [],
       tailnet: null,
       peers: [],
+      exitNode: null,
     });
+  });
+
+  it('reads the exit node in use from ExitNodeStatus and its peer entry', () => {
+    const state = parseTailscaleStatus(
+      JSON.stringify({
+        BackendState: 'Running',
+        Self: { HostName: 'nexus' },
+        Peer: {
+          'nodekey:c': { HostName: 'router', TailscaleIPs: ['100.64.0.1'], Online: true, ExitNode: true },
+        },
+        ExitNodeStatus: { ID: 'nRouter', Online: true, TailscaleIPs: ['100.64.0.1/32'] },
+      }),
+    );
+    expect(state.exitNode).toEqual({ hostName: 'router', tailscaleIps: ['100.64.0.1'], online: true });
+    // The peer map not (yet) listing it: the prefixes' addresses still say where traffic goes.
+    const bare = parseTailscaleStatus(
+      JSON.stringify({
+        BackendState: 'Running',
+        ExitNodeStatus: { ID: 'n1', Online: false, TailscaleIPs: ['100.64.0.9/32'] },
+      }),
+    );
+    expect(bare.exitNode).toEqual({ hostName: null, tailscaleIps: ['100.64.0.9'], online: false });
   });
 
   it('refuses output that is not the status JSON', () => {

@@ -1,12 +1,17 @@
 import { execFile } from 'node:child_process';
+import http from 'node:http';
 import net from 'node:net';
 import { z } from 'zod';
 
 /**
- * The host's VPNs through their own command-line tools: WireGuard's `wg show all dump` and
- * Tailscale's `tailscale status --json` / `tailscale ping`. A tool that is not installed means
- * that VPN is absent; the tools run with a timeout and never through a shell.
+ * The host's VPNs: WireGuard through `wg show all dump`; Tailscale through tailscaled's LocalAPI on
+ * its unix socket (`GET /localapi/v0/status`, what `tailscale status --json` itself reads), or the
+ * `tailscale` CLI where only the CLI is reachable. A tool or socket that is not there means that VPN
+ * is absent; everything runs with a timeout and never through a shell.
  */
+
+/** Where tailscaled listens on Linux unless started with --socket. */
+export const DEFAULT_TAILSCALE_SOCKET = '/var/run/tailscale/tailscaled.sock';
 
 /** WireGuard drops a session this long after its last handshake (REJECT_AFTER_TIME in the protocol). */
 export const WG_SESSION_TIMEOUT_S = 180;
@@ -76,6 +81,10 @@ const tailscalePeerSchema = z.object({
 });
 const tailscaleStatusSchema = z.object({
   BackendState: z.string(),
+  /** Set while an exit node is in use: its node ID, whether it is online, its addresses (as prefixes). */
+  ExitNodeStatus: z
+    .object({ ID: z.string(), Online: z.boolean().nullish(), TailscaleIPs: z.array(z.string()).nullish() })
+    .nullish(),
   TailscaleIPs: z.array(z.string()).nullish(),
   Self: tailscalePeerSchema.nullish(),
   CurrentTailnet: z.object({ Name: z.string() }).nullish(),
@@ -94,23 +103,84 @@ export interface TailscaleState {
     online: boolean;
     exitNode: boolean;
   }[];
+  /** The exit node this hub's traffic leaves through, null when none is used. */
+  exitNode?: { hostName: string | null; tailscaleIps: string[]; online: boolean } | null;
 }
 
 export function parseTailscaleStatus(text: string): TailscaleState {
   const s = tailscaleStatusSchema.parse(JSON.parse(text));
+  const peers = Object.values(s.Peer ?? {});
+  // ExitNodeStatus names the node by ID; its peer entry (flagged ExitNode) gives the name.
+  const exitPeer = peers.find((p) => p.ExitNode);
+  const exitStatus = s.ExitNodeStatus;
+  const exitNode =
+    exitStatus || exitPeer
+      ? {
+          hostName: exitPeer?.HostName || null,
+          // ExitNodeStatus lists prefixes (100.64.0.1/32); the peer the bare addresses.
+          tailscaleIps:
+            exitPeer?.TailscaleIPs ?? (exitStatus?.TailscaleIPs ?? []).map((p) => p.split('/')[0]!),
+          online: Boolean(exitStatus?.Online ?? exitPeer?.Online),
+        }
+      : null;
   return {
     backendState: s.BackendState,
     hostName: s.Self?.HostName || null,
     tailscaleIps: s.TailscaleIPs ?? s.Self?.TailscaleIPs ?? [],
     tailnet: s.CurrentTailnet?.Name ?? null,
-    peers: Object.values(s.Peer ?? {}).map((p) => ({
+    peers: peers.map((p) => ({
       hostName: p.HostName,
       dnsName: p.DNSName || null,
       tailscaleIps: p.TailscaleIPs ?? [],
       online: Boolean(p.Online),
       exitNode: Boolean(p.ExitNode),
     })),
+    exitNode,
   };
+}
+
+/** The socket is not there or nobody listens on it: tailscaled is not running on this host. */
+class TailscaledAbsent extends Error {}
+
+/**
+ * GET on tailscaled's LocalAPI over its unix socket. tailscaled checks the Host header
+ * (`local-tailscaled.sock`) to refuse browsers that DNS-rebind to it; Sec-Tailscale is the CLI's marker.
+ */
+export function tailscaleLocalApi(socketPath: string, apiPath: string, timeoutMs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(
+      {
+        socketPath,
+        path: apiPath,
+        headers: { Host: 'local-tailscaled.sock', 'Sec-Tailscale': 'localapi' },
+        timeout: timeoutMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          // A status with thousands of peers is a few MB; beyond that something is wrong.
+          if (size > 8 * 1024 * 1024) req.destroy(new Error('tailscaled answered more than 8 MB'));
+          else chunks.push(c);
+        });
+        res.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          if (res.statusCode !== 200) {
+            reject(new Error(`tailscaled answered ${res.statusCode} to ${apiPath}: ${body.slice(0, 200)}`));
+          } else resolve(body);
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () =>
+      req.destroy(new Error(`tailscaled did not answer ${apiPath} within ${timeoutMs} ms`)),
+    );
+    req.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ENOENT' || err.code === 'ECONNREFUSED') reject(new TailscaledAbsent(socketPath));
+      else reject(err);
+    });
+  });
 }
 
 /** `tailscale ping` prints e.g. `pong from nas (100.101.102.103) via 192.0.2.7:41641 in 23ms`. */
@@ -161,17 +231,31 @@ export interface VpnAdapter {
   tcpRoundTrip(host: string, port: number): Promise<number | null>;
 }
 
-export function createVpnAdapter(opts: { timeoutMs?: number } = {}): VpnAdapter {
+export function createVpnAdapter(opts: { timeoutMs?: number; tailscaleSocket?: string } = {}): VpnAdapter {
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const socket = opts.tailscaleSocket ?? DEFAULT_TAILSCALE_SOCKET;
   const absentIfMissing = <T>(p: Promise<T>) =>
     p.catch((err: unknown) => {
-      if (err instanceof ToolMissing) return null;
+      if (err instanceof ToolMissing || err instanceof TailscaledAbsent) return null;
       throw err;
     });
   return {
     wireguard: () => absentIfMissing(run('wg', ['show', 'all', 'dump'], timeoutMs).then(parseWgDump)),
+    // The LocalAPI first (a container gets the socket mounted, not the CLI); without the socket the
+    // CLI, which finds a tailscaled started with another --socket; neither → not running here.
     tailscale: () =>
-      absentIfMissing(run('tailscale', ['status', '--json'], timeoutMs).then(parseTailscaleStatus)),
+      absentIfMissing(
+        tailscaleLocalApi(socket, '/localapi/v0/status', timeoutMs).catch((err: unknown) => {
+          if (!(err instanceof TailscaledAbsent)) throw err;
+          return run('tailscale', ['status', '--json'], timeoutMs).catch((cliErr: unknown) => {
+            // The CLI is installed but the daemon is not running: absent, not a failure.
+            if (cliErr instanceof Error && /failed to connect to local tailscaled/i.test(cliErr.message)) {
+              throw new TailscaledAbsent(socket);
+            }
+            throw cliErr;
+          });
+        }),
+      ).then((text) => (text === null ? null : parseTailscaleStatus(text))),
     tailscalePing: (ip) =>
       run('tailscale', ['ping', '-c', '1', '--timeout', '2s', ip], timeoutMs).then(
         parseTailscalePing,

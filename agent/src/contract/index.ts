@@ -32,3 +32,4 @@ export * from './ha-automations.js';
 export * from './integrations.js';
 export * from './wireguard.js';
 export * from './network-visitor.js';
+export * from './network.js';

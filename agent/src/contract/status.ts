@@ -140,6 +140,11 @@ export const tailscaleStateSchema = z.object({
       exitNode: z.boolean(),
     }),
   ),
+  /** The exit node this hub's traffic leaves through (ipnstate ExitNodeStatus); null or absent when none. */
+  exitNode: z
+    .object({ hostName: z.string().nullable(), tailscaleIps: z.array(z.string()), online: z.boolean() })
+    .nullable()
+    .optional(),
 });
 
 /** Spec §3 "VPN status". */

@@ -191,6 +191,21 @@ export const listeningPortSchema = z.object({
 });
 export type ListeningPort = z.infer<typeof listeningPortSchema>;
 
+/** A Wi-Fi interface's link, from /proc/net/wireless and `iw dev <if> link` where iw is installed. */
+export const wifiLinkSchema = z.object({
+  interface: z.string(),
+  /** null when iw is not installed or the interface is not associated. */
+  ssid: z.string().nullable(),
+  /** dBm, e.g. -56; null when the driver does not report it. */
+  signalDbm: z.number().nullable(),
+  /** Link quality 0–100 %. */
+  quality: z.number().nullable(),
+  /** Mbit/s the link sends at, from iw. */
+  txBitrate: z.number().nullable(),
+  frequencyMhz: z.number().nullable(),
+});
+export type WifiLink = z.infer<typeof wifiLinkSchema>;
+
 export const networkInfoSchema = z.object({
   hostname: z.string(),
   interfaces: z.array(networkInterfaceSchema),
@@ -198,6 +213,8 @@ export const networkInfoSchema = z.object({
   defaultGateway: z.string().nullable(),
   dns: z.object({ nameservers: z.array(z.string()), search: z.array(z.string()) }),
   listening: z.array(listeningPortSchema),
+  /** Wi-Fi links (none on a wired hub); absent in answers from before issue 17. */
+  wifi: z.array(wifiLinkSchema).optional(),
 });
 export type NetworkInfo = z.infer<typeof networkInfoSchema>;
 

@@ -24,6 +24,8 @@ const defaultLimit = limit(DEFAULT_BODY_LIMIT, 'Request body');
 
 /** The routes that take a whole-hub backup as a multipart upload (features/backups/backups.routes.ts). */
 const BACKUP_UPLOAD_PATHS = new Set(['/api/backups/restore', '/api/setup/restore']);
+/** The LAN throughput test's upload: bounded by the route to the size the test asked for (at most 200 MB). */
+const THROUGHPUT_UPLOAD_PATH = '/api/network/tools/throughput';
 
 /**
  * JSON deeper than any request the hub takes: 100,000 nested arrays fit in 1 MB, parse fine, and then
@@ -44,6 +46,7 @@ export const appBodyLimit: MiddlewareHandler = (c, next) => {
   if (method === 'GET' || method === 'HEAD') return next();
   // Backup uploads stream to disk under the restore routes' own limit (MAX_BACKUP_UPLOAD_BYTES).
   if (method === 'POST' && BACKUP_UPLOAD_PATHS.has(c.req.path)) return next();
+  if (method === 'POST' && c.req.path === THROUGHPUT_UPLOAD_PATH) return next();
   const type = c.req.header('content-type');
   if (isAudio(type)) return audioBodyLimit(c, next);
   if (!isJson(type)) return defaultLimit(c, next);

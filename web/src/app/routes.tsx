@@ -142,9 +142,9 @@ export const screens = {
     'Satellite Controls',
     async () => (await import('@/features/satellites')).SatelliteControlsPage,
   ),
-  creativeNetworking: todo(
+  creativeNetworking: screen(
     'Creative Networking',
-    'Advanced network tools for the hub, such as local names and port forwarding.',
+    async () => (await import('@/features/creative-networking')).CreativeNetworkingPage,
   ),
   automations: screen('Automations', async () => (await import('@/features/automations')).AutomationsPage),
   smartHomeDevices: screen(

@@ -5,6 +5,7 @@ import type {
   MetricSample,
   MetricWindow,
   NetworkInfo,
+  WifiLink,
   ProcessList,
   SystemInfo,
 } from '../../contract/system.js';
@@ -85,6 +86,7 @@ export function createMetricsService(deps: {
     at: number;
     interfaces: RawInterface[];
     listening: Omit<ListeningPort, 'service'>[];
+    wifi: WifiLink[];
   }
   let networkCache: NetworkReading | null = null;
   let networkInFlight: Promise<NetworkReading> | null = null;
@@ -110,9 +112,13 @@ export function createMetricsService(deps: {
 
   async function readNetwork(): Promise<NetworkReading> {
     if (networkCache && now() - networkCache.at < NETWORK_TTL_MS) return networkCache;
-    networkInFlight ??= Promise.all([info.networkInterfaces(), info.listeningPorts()])
-      .then(([interfaces, listening]) => {
-        networkCache = { at: now(), interfaces, listening };
+    networkInFlight ??= Promise.all([
+      info.networkInterfaces(),
+      info.listeningPorts(),
+      info.wifiLinks?.() ?? Promise.resolve([]),
+    ])
+      .then(([interfaces, listening, wifi]) => {
+        networkCache = { at: now(), interfaces, listening, wifi };
         return networkCache;
       })
       .finally(() => {
@@ -191,7 +197,7 @@ export function createMetricsService(deps: {
     },
 
     async network(): Promise<NetworkInfo> {
-      const { interfaces, listening } = await readNetwork();
+      const { interfaces, listening, wifi } = await readNetwork();
       const { route } = sampler.network();
       const rates = sampler.interfaceRates();
       return {
@@ -209,6 +215,7 @@ export function createMetricsService(deps: {
           ...l,
           service: l.pid === process.pid ? AGENT_SERVICE : (KNOWN_SERVICE_PORTS[l.port] ?? null),
         })),
+        wifi,
       };
     },
   };

@@ -1,10 +1,11 @@
 import { queryOptions } from '@tanstack/react-query';
-import { networkInfoSchema, type NetworkInterface } from '@nexus/agent/contract';
+import { networkPageSchema, type NetworkInterface } from '@nexus/agent/contract';
 import { authUserQueryKey } from '@/features/auth';
 import { queryClient } from '@/lib/query-client';
 import { ApiRequestError, apiJson } from '@/lib/request';
 
-export const NETWORK_INFO_PATH = '/api/system/network';
+/** /api/system/network's figures with the Wi-Fi links and Tailscale's state (issue 17). */
+export const NETWORK_INFO_PATH = '/api/network/info';
 
 /** Rates and addresses change slowly; a refresh every 10 s keeps the rx/tx figures meaningful. */
 export const NETWORK_INFO_REFRESH_MS = 10_000;
@@ -24,7 +25,7 @@ async function getParsed<T>(path: string, schema: { parse: (value: unknown) => T
 export const networkInfoQueryOptions = () =>
   queryOptions({
     queryKey: [NETWORK_INFO_PATH],
-    queryFn: () => getParsed(NETWORK_INFO_PATH, networkInfoSchema),
+    queryFn: () => getParsed(NETWORK_INFO_PATH, networkPageSchema),
     refetchInterval: NETWORK_INFO_REFRESH_MS,
   });
 
@@ -36,4 +37,13 @@ export function sortInterfaces(interfaces: readonly NetworkInterface[]): Network
   const rank = (i: NetworkInterface) =>
     i.isDefault ? 0 : i.internal ? 4 : i.virtual ? 3 : i.operstate === 'up' ? 1 : 2;
   return [...interfaces].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
+}
+
+/** Signal strength in words, by the usual dBm bands. */
+export function signalWords(dbm: number | null): string {
+  if (dbm === null) return 'Unknown';
+  if (dbm >= -55) return 'Excellent';
+  if (dbm >= -67) return 'Good';
+  if (dbm >= -75) return 'Fair';
+  return 'Weak';
 }

@@ -1,7 +1,13 @@
 import { useId, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { AlertCircle, Cable, Globe, RefreshCw, Router, Wifi, type LucideIcon } from 'lucide-react';
-import type { ListeningPort, NetworkInfo, NetworkInterface } from '@nexus/agent/contract';
+import { AlertCircle, Cable, Globe, Network, RefreshCw, Router, Wifi, type LucideIcon } from 'lucide-react';
+import type {
+  ListeningPort,
+  NetworkInterface,
+  NetworkPage,
+  TailscaleInfo,
+  WifiLink,
+} from '@nexus/agent/contract';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
@@ -11,9 +17,12 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { formatRate } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
-import { networkInfoQueryOptions, sortInterfaces } from '../api';
+import { networkInfoQueryOptions, signalWords, sortInterfaces } from '../api';
 
-/** /network-info: the hub's interfaces and addresses, its gateway and DNS, and what listens on which port. */
+/**
+ * /network-info: the hub's interfaces and addresses, its gateway and DNS, its Wi-Fi signal, Tailscale,
+ * and what listens on which port.
+ */
 export function NetworkInfoPage() {
   const query = useQuery(networkInfoQueryOptions());
   const info = query.data;
@@ -58,7 +67,7 @@ export function NetworkInfoPage() {
   );
 }
 
-function NetworkDetails({ info }: { info: NetworkInfo }) {
+function NetworkDetails({ info }: { info: NetworkPage }) {
   const interfaces = sortInterfaces(info.interfaces);
   return (
     <>
@@ -84,6 +93,26 @@ function NetworkDetails({ info }: { info: NetworkInfo }) {
             <Item label="Search domains">{info.dns.search.join(', ')}</Item>
           ) : null}
         </dl>
+      </Section>
+
+      {info.wifi && info.wifi.length > 0 ? (
+        <Section title="Wi-Fi" icon={Wifi} description="The hub's wireless links and their signal.">
+          <ul className="grid gap-4 md:grid-cols-2">
+            {info.wifi.map((link) => (
+              <li key={link.interface}>
+                <WifiCard link={link} />
+              </li>
+            ))}
+          </ul>
+        </Section>
+      ) : null}
+
+      <Section
+        title="Tailscale"
+        icon={Network}
+        description="The hub's tailnet, read from tailscaled on the hub."
+      >
+        <TailscaleDetails tailscale={info.tailscale} />
       </Section>
 
       <section aria-labelledby="interfaces-heading" className="grid gap-3">
@@ -175,6 +204,113 @@ function InterfaceCard({ iface }: { iface: NetworkInterface }) {
         </dl>
       </CardContent>
     </Card>
+  );
+}
+
+function WifiCard({ link }: { link: WifiLink }) {
+  const words = signalWords(link.signalDbm);
+  return (
+    <dl className="grid gap-1.5 rounded-lg border p-4 text-sm" aria-label={`Wi-Fi ${link.interface}`}>
+      <Row label="Interface">
+        <span className="font-mono">{link.interface}</span>
+      </Row>
+      <Row label="Network (SSID)">{link.ssid ?? <span className="text-muted-foreground">Unknown</span>}</Row>
+      <Row label="Signal">
+        <StatusPill
+          tone={
+            words === 'Weak' ? 'bad' : words === 'Fair' ? 'warning' : words === 'Unknown' ? 'neutral' : 'good'
+          }
+        >
+          {words}
+        </StatusPill>{' '}
+        {link.signalDbm !== null ? <span className="tabular-nums">{link.signalDbm} dBm</span> : null}
+        {link.quality !== null ? (
+          <span className="text-muted-foreground tabular-nums"> · {link.quality}%</span>
+        ) : null}
+      </Row>
+      {link.txBitrate !== null ? <Row label="Bit rate">{link.txBitrate} Mbit/s</Row> : null}
+      {link.frequencyMhz !== null ? (
+        <Row label="Band">
+          {link.frequencyMhz >= 5900 ? '6 GHz' : link.frequencyMhz >= 4900 ? '5 GHz' : '2.4 GHz'} (
+          {link.frequencyMhz} MHz)
+        </Row>
+      ) : null}
+    </dl>
+  );
+}
+
+function TailscaleDetails({ tailscale }: { tailscale: TailscaleInfo }) {
+  const state = tailscale.state;
+  if (!state) {
+    return (
+      <p className="text-sm text-muted-foreground">
+        {tailscale.message ?? 'Tailscale is not running on this hub'}
+      </p>
+    );
+  }
+  const running = state.backendState === 'Running';
+  return (
+    <div className="grid gap-4">
+      <dl className="grid gap-x-8 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
+        <Item label="State">
+          <StatusPill tone={running ? 'good' : 'warning'}>{state.backendState}</StatusPill>
+        </Item>
+        <Item label="Tailnet">{state.tailnet ?? '—'}</Item>
+        <Item label="This hub's addresses">
+          {state.tailscaleIps.length ? (
+            <ul>
+              {state.tailscaleIps.map((ip) => (
+                <li key={ip} className="font-mono">
+                  {ip}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            'None'
+          )}
+        </Item>
+        <Item label="Exit node">
+          {state.exitNode
+            ? `${state.exitNode.hostName ?? state.exitNode.tailscaleIps[0] ?? 'Unknown'}${state.exitNode.online ? '' : ' (offline)'}`
+            : 'None'}
+        </Item>
+      </dl>
+      {state.peers.length > 0 ? (
+        <Table label="Tailscale peers">
+          <TableHeader>
+            <TableRow>
+              <TableHead>Peer</TableHead>
+              <TableHead>Addresses</TableHead>
+              <TableHead>State</TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {state.peers.map((peer) => (
+              <TableRow key={`${peer.hostName}-${peer.tailscaleIps[0] ?? ''}`}>
+                <TableCell className="font-medium">
+                  {peer.hostName}
+                  {peer.exitNode ? (
+                    <Badge variant="outline" className="ml-2">
+                      Exit node
+                    </Badge>
+                  ) : null}
+                </TableCell>
+                <TableCell className="font-mono text-muted-foreground">
+                  {peer.tailscaleIps.join(', ')}
+                </TableCell>
+                <TableCell>
+                  <StatusPill tone={peer.online ? 'good' : 'neutral'}>
+                    {peer.online ? 'Online' : 'Offline'}
+                  </StatusPill>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      ) : (
+        <p className="text-sm text-muted-foreground">No peers in the tailnet.</p>
+      )}
+    </div>
   );
 }
 

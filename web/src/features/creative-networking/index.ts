@@ -1,0 +1,1 @@
+export { CreativeNetworkingPage } from './components/creative-networking-page';
