@@ -1,9 +1,7 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { startAgent, type RunningAgent } from '../support/agent.js';
+import { pathWithoutVpnTools, type PathWithoutVpnTools } from '../support/without-vpn-tools.js';
 import { expectNoSeriousAxeViolations } from './axe.js';
 import { expect, skipFirstBootWizard, test } from './support.js';
 
@@ -18,26 +16,11 @@ import { expect, skipFirstBootWizard, test } from './support.js';
  */
 
 const PASSWORD = 'correct horse battery staple';
-const WG_TOOLS = new Set(['ip', 'wg', 'wg-quick', 'wireguard-go']);
-
-/** /usr/bin and /bin without the WireGuard tools, as symlinks in a temporary directory. */
-function pathWithoutWireguard(): { dir: string; PATH: string } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-no-wg-'));
-  for (const source of ['/usr/local/bin', '/usr/bin', '/bin', '/usr/sbin', '/sbin']) {
-    if (!fs.existsSync(source)) continue;
-    const names = fs.readdirSync(source);
-    for (const name of names) {
-      if (WG_TOOLS.has(name) || fs.existsSync(path.join(dir, name))) continue;
-      fs.symlinkSync(path.join(source, name), path.join(dir, name));
-    }
-  }
-  return { dir, PATH: dir };
-}
 
 test.describe.configure({ mode: 'serial' });
 
 let hub: RunningAgent;
-let toolsDir: string;
+let tools: PathWithoutVpnTools | undefined;
 let owner: { context: BrowserContext; page: Page };
 
 async function register(browser: Browser, tag: string) {
@@ -55,8 +38,7 @@ async function register(browser: Browser, tag: string) {
 }
 
 test.beforeAll(async ({ browser }) => {
-  const tools = pathWithoutWireguard();
-  toolsDir = tools.dir;
+  tools = pathWithoutVpnTools();
   hub = await startAgent({ env: { NEXUS_REGISTRATION: 'open', PATH: tools.PATH } });
   await skipFirstBootWizard(hub.url);
   owner = await register(browser, 'owner');
@@ -65,7 +47,7 @@ test.beforeAll(async ({ browser }) => {
 test.afterAll(async () => {
   await owner?.context.close();
   await hub?.stop();
-  if (toolsDir) fs.rmSync(toolsDir, { recursive: true, force: true });
+  tools?.remove();
 });
 
 const region = (page: Page, name: string) => page.getByRole('region', { name, exact: true });

@@ -31,6 +31,7 @@ import { TEST_PASSWORD, signUp } from '../support/auth.js';
 import { Client } from '../support/http.js';
 import { startOllamaSim, type OllamaSim } from '../fixtures/ollama-sim.js';
 import { waitFor } from '../support/wait-for.js';
+import { pathWithoutVpnTools } from '../support/without-vpn-tools.js';
 
 const VPN_TOOLS = fileURLToPath(new URL('../fixtures/vpn-tools', import.meta.url));
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -42,10 +43,6 @@ function meminfoPercent(): number {
 }
 
 const procUptime = () => Number(fs.readFileSync('/proc/uptime', 'utf8').split(' ')[0]);
-
-function hasTool(name: string): boolean {
-  return (process.env.PATH ?? '').split(':').some((dir) => fs.existsSync(path.join(dir, name)));
-}
 
 /** Opens the live channel with the client's session cookie (and any extra headers). */
 function openLive(agent: RunningAgent, client: Client | null, headers: Record<string, string> = {}) {
@@ -255,17 +252,25 @@ describe('status endpoints against this machine', () => {
     });
   });
 
-  it.runIf(!hasTool('wg') && !hasTool('tailscale'))(
-    'reports no VPN on a host without VPN tools',
-    async () => {
-      expect(vpnStatusSchema.parse((await member.get('/api/vpn/status')).json)).toMatchObject({
+  it('reports no VPN on a host without VPN tools', async () => {
+    const tools = pathWithoutVpnTools();
+    const bare = await startAgent({
+      env: { PATH: tools.PATH, NEXUS_TAILSCALE_SOCKET: path.join(tools.PATH, 'no-tailscaled.sock') },
+    });
+    try {
+      const someone = new Client(bare.url);
+      await signUp(someone, { name: 'Vera VPNless' });
+      expect(vpnStatusSchema.parse((await someone.get('/api/vpn/status')).json)).toMatchObject({
         status: 'disconnected',
         provider: 'none',
         latency: null,
         failover: { activeProvider: 'none', backupProvider: 'none' },
       });
-    },
-  );
+    } finally {
+      await bare.stop();
+      tools.remove();
+    }
+  });
 });
 
 describe('LLM pipeline status from Ollama', () => {

@@ -33,3 +33,4 @@ export * from './integrations.js';
 export * from './wireguard.js';
 export * from './network-visitor.js';
 export * from './network.js';
+export * from './analytics.js';

@@ -17,3 +17,4 @@ export * from '../features/flows/flows.table.js';
 export * from '../features/speech/speech.table.js';
 export * from '../features/wake-words/wake-words.table.js';
 export * from '../features/vpn/wireguard.table.js';
+export * from '../features/analytics/analytics.table.js';
