@@ -610,6 +610,7 @@ function apiRoutes(
       thermal: deps.system.info.readThermalTrips?.bind(deps.system.info),
     },
     vpn: () => vpn.status(),
+    uplinks: () => uplinks.summary(),
     // The trial's end, or the licence's expiry (then its grace's end): "ends in 7 days" follows it.
     subscription: () => subscription.inForce().period,
     backups,

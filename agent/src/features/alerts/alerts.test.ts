@@ -16,6 +16,9 @@ import { createIncidentNotifier } from './incidents.js';
 import { describeDevice } from './sign-in-alerts.js';
 import { createSubscriptionCheck } from './subscription-alerts.js';
 import { createFlowAlerts } from './flow-alerts.js';
+import { createVpnCheck } from './vpn-alerts.js';
+import type { VpnStatus } from '../../contract/status.js';
+import type { UplinkSummary } from '../vpn/vpn.service.js';
 
 let handle: DbHandle;
 let dir: string;
@@ -322,6 +325,53 @@ describe('other sources', () => {
       ['Flow Lights failed', 'flows'],
       ['Flow Lights runs again', 'flows'],
     ]);
+  });
+
+  it('VPN: the uplink monitor switching to the backup is one failover, and switching back one clear', async () => {
+    const incidents = notifier();
+    let active: UplinkSummary['active'] = 'primary';
+    // Both uplinks are WireGuard: the providers in the status are the same before and after.
+    const status = async () =>
+      ({
+        status: 'connected',
+        provider: 'wireguard',
+        latency: 20,
+        failover: { activeProvider: 'wireguard', backupProvider: 'wireguard' },
+      }) as VpnStatus;
+    const check = createVpnCheck({
+      status,
+      uplinks: () => ({ configured: true, active, healthy: true, latencyMs: 20, backupConfigured: true }),
+      incidents,
+    });
+    await check();
+    active = 'backup';
+    await check();
+    await check();
+    active = 'primary';
+    await check();
+    expect(rows().map((r) => [r.title, r.category])).toEqual([
+      ['The VPN failed over', 'vpn'],
+      ['The VPN is back on the primary uplink', 'vpn'],
+    ]);
+  });
+
+  it('VPN: without uplinks, the provider in use differing from the chosen one is the failover', async () => {
+    const incidents = notifier();
+    let provider: VpnStatus['provider'] = 'tailscale';
+    const check = createVpnCheck({
+      status: async () =>
+        ({
+          status: 'connected',
+          provider,
+          latency: 30,
+          failover: { activeProvider: 'wireguard', backupProvider: 'tailscale' },
+        }) as VpnStatus,
+      incidents,
+    });
+    await check();
+    provider = 'wireguard';
+    await check();
+    expect(rows().map((r) => r.title)).toEqual(['The VPN failed over', 'The VPN is back on wireguard']);
   });
 
   it('a device is the browser family, the system and the network, not the browser version', () => {

@@ -21,6 +21,7 @@ import { createSatelliteCheck } from './satellite-alerts.js';
 import { watchSignIns } from './sign-in-alerts.js';
 import { createSubscriptionCheck, type SubscriptionPeriod } from './subscription-alerts.js';
 import { createVpnCheck } from './vpn-alerts.js';
+import type { UplinkSummary } from '../vpn/vpn.service.js';
 
 export type { BackupRunSource } from './backup-alerts.js';
 export type { EndedFlowRun } from './flow-alerts.js';
@@ -91,6 +92,8 @@ export function createAlerts(deps: {
       sampler: { onSample(listener: (s: MetricSample) => void): () => void };
       host: { diskPaths: string[]; memory?: () => MemoryPressure | null; thermal?: () => ThermalTrip[] };
       vpn: () => Promise<VpnStatus>;
+      /** The hub's uplink monitor (issue 17), whose switches are failovers too. */
+      uplinks?: () => UplinkSummary;
       subscription: () => SubscriptionPeriod | null;
       backups?: BackupRunSource;
     }): (() => void)[] {
@@ -145,7 +148,12 @@ export function createAlerts(deps: {
         ),
       );
       start('the VPN', () =>
-        every(slow, log, 'alerts: VPN', createVpnCheck({ status: sources.vpn, incidents })),
+        every(
+          slow,
+          log,
+          'alerts: VPN',
+          createVpnCheck({ status: sources.vpn, uplinks: sources.uplinks, incidents }),
+        ),
       );
       start('the licence', () => {
         const check = createSubscriptionCheck({ period: sources.subscription, incidents, now: deps.now });
