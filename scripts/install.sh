@@ -211,7 +211,7 @@ ensure_dirs_and_config() {
   local config
   config=$(
     cat <<EOF
-# The Nexus agent's environment (README: Environment). Restart after a change:
+# The Nexus agent's environment (docs/configuration.md). Restart after a change:
 #   sudo systemctl restart ${SERVICE}
 PORT=${port}
 HOST=0.0.0.0
