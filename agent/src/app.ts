@@ -58,7 +58,8 @@ import type { LogRing } from './lib/logger.js';
 import { createLiveHub, type LiveHub } from './live/hub.js';
 import { liveRoutes } from './live/live.routes.js';
 import { createMetricsSampler, type MetricsSampler } from './features/metrics/metrics-sampler.js';
-import { createMetricsService } from './features/metrics/metrics.service.js';
+import { createMetricsFeature, type MetricsFeature } from './features/metrics/metrics.feature.js';
+import { createHotReads } from './http/hot-reads.js';
 import { nexusStatusRoutes, systemRoutes } from './features/metrics/metrics.routes.js';
 import { createSettingsRepository } from './features/settings/settings.repository.js';
 import { createUsageRepository } from './features/usage/usage.repository.js';
@@ -190,7 +191,7 @@ export interface AppDeps {
   docker?: DockerAdapter;
   /** Where the app catalog (catalog.json and its compose templates) lives; by default docker/. */
   catalogDir?: string;
-  /** Which Host headers name this hub (DNS rebinding); main.ts shares one with the hot reads. */
+  /** Which Host headers name this hub (DNS rebinding); the API and its hot reads share it. */
   hostCheck?: HostCheck;
   /** Told what to stop when the agent shuts down (connections features keep open, e.g. to satellites). */
   onShutdown?: (stop: () => void) => void;
@@ -209,7 +210,10 @@ const nextRequestId = () => `${REQUEST_ID_PREFIX}-${(++requestCounter).toString(
 
 function apiRoutes(
   deps: Required<Pick<AppDeps, 'sessions' | 'notifications' | 'system' | 'live'>> &
-    AppDeps & { routeTable: () => readonly RouterRoute[] },
+    AppDeps & {
+      routeTable: () => readonly RouterRoute[];
+      metrics: MetricsFeature;
+    },
 ) {
   // Security events from every feature (issue 18): sign-ins, 2FA, passkeys, roles, tokens, secrets.
   const audit = createAuditLog({ db: deps.db, log: deps.log, now: deps.now });
@@ -275,7 +279,7 @@ function apiRoutes(
   const haAdapter = deps.homeAssistant ?? createHomeAssistantAdapter();
   const homeAssistant = startHomeAssistant({ ...deps, adapter: haAdapter, settings });
   const usage = createUsageRepository(deps.db, deps.now);
-  const metrics = createMetricsService({ ...deps.system, now: deps.now });
+  const metrics = deps.metrics.service;
   const satelliteRows = createSatellitesRepository(deps.db, deps.now);
   const satellites = createSatellitesService({
     repository: satelliteRows,
@@ -767,6 +771,8 @@ export function createApp(deps: AppDeps) {
   live.registerTopic('satellites', { latestOnly: true });
   system.sampler.onSample((sample) => live.publish('metrics', sample));
   publishNotifications(notifications, live);
+  const metrics = createMetricsFeature({ ...system, now: deps.now });
+  const hostCheck = deps.hostCheck ?? hostCheckFor(deps.env, system.info.hostname());
   const app = new Hono<AppEnv>();
   // A flood of refused requests writes a few lines per client and route, then a count.
   const requestLines = createLogSampler({
@@ -818,7 +824,7 @@ export function createApp(deps: AppDeps) {
     }
   });
   app.use('*', securityHeaders(deps.env.NEXUS_TRUST_PROXY));
-  app.use('*', refuseForeignHosts(deps.hostCheck ?? hostCheckFor(deps.env, system.info.hostname())));
+  app.use('*', refuseForeignHosts(hostCheck));
   app.use('/api/*', appBodyLimit);
   // Form posts from other sites are refused; JSON requests are already covered by SameSite=Lax and CORS.
   // Browsers send Origin or Sec-Fetch-Site with every cross-site POST, so a request with neither
@@ -854,11 +860,20 @@ export function createApp(deps: AppDeps) {
 
   app.route(
     '/api',
-    apiRoutes({ ...deps, sessions, notifications, system, live, routeTable: () => app.routes }),
+    apiRoutes({ ...deps, sessions, notifications, system, live, metrics, routeTable: () => app.routes }),
   );
   app.all('/api/*', apiNotFound);
   if (deps.webDist) mountWebApp(app, deps.webDist);
   app.onError(errorHandler);
   app.notFound(apiNotFound);
-  return app;
+  // The features' cheap reads, answered before Hono when the caller is signed in: the same
+  // session service and Host check as the middleware above. A server uses
+  // `hotReads.createServer` (or `hotReads.handle`); what every request gets belongs here too.
+  const hotReads = createHotReads({
+    log: deps.log,
+    validate: (token) => sessions.validate(token),
+    hostAllowed: hostCheck,
+    routes: { ...metrics.hotReads },
+  });
+  return Object.assign(app, { hotReads });
 }

@@ -9,8 +9,6 @@ import { installProcessGuards } from './lib/process-guards.js';
 import { APP_VERSION } from './lib/version.js';
 import { createSystemInfo } from './adapters/system-info.js';
 import { createMetricsSampler } from './features/metrics/metrics-sampler.js';
-import { createMetricsService } from './features/metrics/metrics.service.js';
-import { createHotReads, jsonCachedBy } from './http/hot-reads.js';
 import { hostCheckFor } from './http/host-check.js';
 import { createLiveHub } from './live/hub.js';
 import { describeStartupFailure } from './lib/startup-error.js';
@@ -99,21 +97,9 @@ const app = createApp({
 const LIVE_MAX_MESSAGE_BYTES = 64 * 1024;
 const wss = new WebSocketServer({ noServer: true, maxPayload: LIVE_MAX_MESSAGE_BYTES });
 
-// The dashboard's most frequent poll, answered before Hono when the caller is signed in.
-const statusMetrics = createMetricsService({ info: systemInfo, sampler });
-const hotReads = createHotReads({
-  log,
-  validate: (token) => sessions.validate(token),
-  hostAllowed: hostCheck,
-  routes: {
-    // Changes with a new sample or a new second (uptime); the network and disk readings in it are
-    // refreshed by the sampler every few seconds, so a second's delay adds nothing.
-    '/api/nexus/status': jsonCachedBy(
-      () => `${sampler.latest()?.t ?? 0}:${Math.floor(Date.now() / 1000)}`,
-      () => statusMetrics.nexusStatus(),
-    ),
-  },
-});
+// The dashboard's most frequent poll, answered before Hono when the caller is signed in (createApp
+// builds them with the API's session and Host checks).
+const hotReads = app.hotReads;
 
 const server = serve(
   {
