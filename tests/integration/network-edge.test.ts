@@ -177,6 +177,7 @@ describe('a flood of refused requests does not flood the log', () => {
       const before = agent.logs.length;
       const total = 2000;
       let sent = 0;
+      const started = Date.now();
       await Promise.all(
         Array.from({ length: 20 }, async () => {
           while (sent < total) {
@@ -187,18 +188,25 @@ describe('a flood of refused requests does not flood the log', () => {
           }
         }),
       );
-      const requestLines = () =>
-        agent.logs.slice(before).filter((line) => line.includes('"path":"/api/auth/user"'));
+      // On a loaded machine the flood can outlast one sampling window (10 s, 20 lines each): count
+      // the windows it may have touched rather than assume it fits in one.
+      const windows = Math.floor((Date.now() - started) / 10_000) + 2;
+      const logs = () => agent.logs.slice(before);
+      const requestLines = () => logs().filter((line) => line.includes('"path":"/api/auth/user"'));
+      const summaries = () =>
+        logs()
+          .filter((line) => line.includes('suppressed'))
+          .map((line) => JSON.parse(line) as { suppressed?: number; key?: string })
+          .filter((line) => typeof line.suppressed === 'number');
       expect(requestLines().length).toBeGreaterThan(0);
-      expect(requestLines().length).toBeLessThanOrEqual(30);
-      // The count of what was left out arrives when the sampling window (10 s) ends.
+      expect(requestLines().length).toBeLessThanOrEqual(20 * windows);
+      // The counts of what was left out arrive as each sampling window ends: every request is
+      // either a line or counted in a summary.
       await expect
-        .poll(() => agent.logs.slice(before).find((line) => line.includes('suppressed')), { timeout: 15_000 })
-        .toBeDefined();
-      const summary = JSON.parse(agent.logs.slice(before).find((line) => line.includes('suppressed'))!);
-      expect(summary.suppressed).toBe(total - requestLines().length);
-      expect(summary.key).toContain('401 GET /api/auth/user 127.0.0.1');
-      expect(agent.logs.slice(before).length).toBeLessThan(40);
+        .poll(() => summaries().reduce((sum, line) => sum + line.suppressed!, 0), { timeout: 25_000 })
+        .toBe(total - requestLines().length);
+      for (const summary of summaries()) expect(summary.key).toContain('401 GET /api/auth/user 127.0.0.1');
+      expect(logs().length).toBeLessThan(requestLines().length + 3 * windows + 5);
 
       // Other requests still log: a different route's refusal, and a change.
       const other = await stranger.post('/api/auth/login', { email: 'nobody@example.com', password: 'x' });
