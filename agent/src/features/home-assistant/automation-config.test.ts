@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../lib/http-error.js';
-import { configFromInput, newAutomationId, parseAutomationYaml } from './automation-config.js';
+import { configFromInput, configToYaml, newAutomationId, parseAutomationYaml } from './automation-config.js';
+import { parse } from 'yaml';
 
 function problem(run: () => unknown): HttpError {
   try {
@@ -13,6 +14,21 @@ function problem(run: () => unknown): HttpError {
 }
 
 describe('automation YAML', () => {
+  it('writes YAML that means the same to Home Assistant (YAML 1.1): on, off and times are quoted', () => {
+    const config = {
+      alias: 'Porch',
+      triggers: [{ trigger: 'time', at: '07:05:00' }],
+      conditions: [{ condition: 'state', entity_id: 'sun.sun', state: 'off' }],
+      actions: [{ action: 'light.turn_on', target: { entity_id: 'light.porch' } }],
+      to: 'on',
+    };
+    const text = configToYaml(config);
+    expect(text).toMatch(/at: ["']07:05:00["']/);
+    expect(text).toMatch(/to: ["']on["']/);
+    // Read back as HA reads it, the values are still the strings.
+    expect(parse(text, { version: '1.1' })).toEqual(config);
+  });
+
   it('accepts the new and the legacy keys', () => {
     const modern = parseAutomationYaml(
       'alias: Lights\ntriggers:\n  - trigger: state\n    entity_id: sun.sun\nactions:\n  - action: light.turn_on\n',

@@ -142,9 +142,13 @@ export function configFromInput(input: AutomationInput, id: string): Record<stri
   return { id, ...rest };
 }
 
-/** The config as YAML for the editor (HA's key order: id, alias, description first). */
+/**
+ * The config as YAML for the editor (HA's key order: id, alias, description first). Written as
+ * YAML 1.1, the version Home Assistant reads: there `on`, `off`, `yes` and `07:05:00` unquoted are a
+ * boolean and a base-60 number, so 1.1 output quotes them and the text means the same in HA.
+ */
 export function configToYaml(config: Record<string, unknown>): string {
-  return stringify(config, { lineWidth: 0 });
+  return stringify(config, { lineWidth: 0, version: '1.1' });
 }
 
 /**
