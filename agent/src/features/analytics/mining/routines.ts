@@ -29,8 +29,11 @@ export const ROUTINE_WINDOW = 60;
 export const MIN_SUPPORT = 0.5;
 /** …on at least this many days… */
 export const MIN_DAYS_SEEN = 4;
-/** …within this circular standard deviation (minutes); looser is a habit, not a routine. */
-export const MAX_SPREAD = 30;
+/**
+ * …within this circular standard deviation (minutes). Occurrences spread evenly over the ±60 min
+ * window have 35 min: a spread near that says nothing is concentrated at the time.
+ */
+export const MAX_SPREAD = 20;
 /** …and at least this many times as often as chance would put it there. */
 export const MIN_LIFT = 3;
 /** Weekday and weekend times closer than this (minutes) with similar support are one routine. */
