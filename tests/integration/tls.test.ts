@@ -212,7 +212,6 @@ describe('HTTPS with the hub’s own CA', () => {
       const socket = new WebSocket(`wss://127.0.0.1:${agent.httpsPort}/api/live`, {
         headers: { cookie },
         ca: caPem,
-        servername: 'localhost',
       });
       socket.once('open', () => {
         socket.close();
