@@ -155,6 +155,9 @@ import {
   type NtfyChannelStatus,
 } from './features/integrations/integrations.service.js';
 import { integrationsRoutes } from './features/integrations/integrations.routes.js';
+import type { TlsService } from './features/tls/tls.service.js';
+import { caCertificateRoute, tlsRoutes } from './features/tls/tls.routes.js';
+import { redirectToHttps } from './http/https-redirect.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -197,6 +200,8 @@ export interface AppDeps {
   onShutdown?: (stop: () => void) => void;
   /** Ends the process for its supervisor to start again (a restore); main.ts exits with 75. */
   restart?: () => void;
+  /** The hub's CA and HTTPS certificate (issue 21), started by main.ts before the HTTPS server. */
+  tls: TlsService;
   now?: () => number;
 }
 
@@ -657,6 +662,7 @@ function apiRoutes(
   };
   return new Hono<AppEnv>()
     .route('/health', healthRoutes(APP_VERSION))
+    .route('/tls', tlsRoutes(deps.tls, audit))
     .route(
       '/auth/password-reset',
       passwordResetRoutes(passwordResets, { trustProxy: deps.env.NEXUS_TRUST_PROXY }),
@@ -825,6 +831,7 @@ export function createApp(deps: AppDeps) {
   });
   app.use('*', securityHeaders(deps.env.NEXUS_TRUST_PROXY));
   app.use('*', refuseForeignHosts(hostCheck));
+  app.use('*', redirectToHttps({ httpsPort: deps.tls.httpsPort, trustProxy: deps.env.NEXUS_TRUST_PROXY }));
   app.use('/api/*', appBodyLimit);
   // Form posts from other sites are refused; JSON requests are already covered by SameSite=Lax and CORS.
   // Browsers send Origin or Sec-Fetch-Site with every cross-site POST, so a request with neither
@@ -863,6 +870,7 @@ export function createApp(deps: AppDeps) {
     apiRoutes({ ...deps, sessions, notifications, system, live, metrics, routeTable: () => app.routes }),
   );
   app.all('/api/*', apiNotFound);
+  app.route('/', caCertificateRoute(deps.tls));
   if (deps.webDist) mountWebApp(app, deps.webDist);
   app.onError(errorHandler);
   app.notFound(apiNotFound);

@@ -24,3 +24,14 @@ describe('loadEnv: the names and proxies the hub trusts', () => {
     },
   );
 });
+
+describe('loadEnv: HTTPS_PORT (issue 21)', () => {
+  it('is 8443 unless set, takes 0 (a free port) and 443, and refuses anything else', () => {
+    expect(loadEnv({}).HTTPS_PORT).toBe(8443);
+    expect(loadEnv({ HTTPS_PORT: '0' }).HTTPS_PORT).toBe(0);
+    expect(loadEnv({ HTTPS_PORT: '443' }).HTTPS_PORT).toBe(443);
+    for (const bad of ['https', '65536', '-1', '8443.5']) {
+      expect(() => loadEnv({ HTTPS_PORT: bad }), bad).toThrow(/HTTPS_PORT/);
+    }
+  });
+});

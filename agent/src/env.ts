@@ -11,6 +11,12 @@ const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
+  /**
+   * The HTTPS port (issue 21): the same console and API with the hub's own certificate (docs/https.md).
+   * 8443 by default, 443 in the appliance image; 0 picks a free port (tests). Plain HTTP on PORT
+   * sends the console's pages here.
+   */
+  HTTPS_PORT: z.coerce.number().int().min(0).max(65535).default(8443),
   NEXUS_DATA_DIR: z.string().min(1).default('./data'),
   /** dockerode's own convention: unix:///path.sock or tcp://host:port; unset means the local socket. */
   DOCKER_HOST: z.string().optional(),

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from '@hono/node-server';
+import type { Server as TlsServer } from 'node:tls';
 import { WebSocketServer } from 'ws';
 import { loadEnv } from './env.js';
 import { openDatabase } from './db/client.js';
@@ -20,6 +21,8 @@ import { createSmtpMailer } from './adapters/mailer.js';
 import { createSessionService, startSessionPurge } from './features/auth/session.service.js';
 import { applyPendingRestore } from './features/backups/restore-state.js';
 import { damagedDatabaseMessage, isDamagedDatabase } from './features/backups/way-back.js';
+import { createTlsService } from './features/tls/tls.service.js';
+import { inBackground } from './lib/background.js';
 
 /** How long in-flight requests may take to finish after SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -73,6 +76,29 @@ const hostCheck = hostCheckFor(env, systemInfo.hostname());
 
 /** What the features ask to have stopped on shutdown. */
 const stops: Array<() => void> = [];
+
+// The hub's CA and HTTPS certificate (issue 21): made at first start, issued again when the
+// machine's names or addresses change or the certificate nears its end.
+const tls = createTlsService({
+  dataDir: env.dataDir,
+  db: handle.db,
+  secrets,
+  log,
+  hostname: () => systemInfo.hostname(),
+});
+try {
+  await tls.start();
+} catch (error) {
+  // A full or read-only data directory ends the start with its reason, as the database's does.
+  const reason = describeStartupFailure(error, env.dataDir);
+  if (reason === null) throw error;
+  log.fatal(reason);
+  process.stderr.write(`nexus-agent: ${reason}\n`);
+  process.exit(1);
+}
+stops.push(
+  tls.startPeriodicCheck((task) => inBackground(log, 'checking the HTTPS certificate’s names', task)),
+);
 const app = createApp({
   env,
   db: handle.db,
@@ -87,6 +113,7 @@ const app = createApp({
   homeAssistant: createHomeAssistantAdapter(),
   docker: createDockerAdapter(env.DOCKER_HOST),
   hostCheck,
+  tls,
   onShutdown: (stop) => stops.push(stop),
   // After a restore is staged: close gracefully, exit 75; systemd (Restart=on-failure) and compose
   // (restart: unless-stopped) start the agent again, which applies it before opening the database.
@@ -117,6 +144,41 @@ const server = serve(
   },
 );
 
+/**
+ * The same app over TLS (1.2 and newer), with its own WebSocket server: @hono/node-server closes a
+ * server's WebSocket server when that server closes.
+ */
+const secureServer = serve(
+  {
+    fetch: app.fetch,
+    port: env.HTTPS_PORT,
+    hostname: env.HOST,
+    websocket: { server: new WebSocketServer({ noServer: true, maxPayload: LIVE_MAX_MESSAGE_BYTES }) },
+    createServer: hotReads.createSecureServer,
+    serverOptions: { ...tls.credentials(), minVersion: 'TLSv1.2' },
+  },
+  (info) => {
+    tls.setHttpsPort(info.port);
+    log.info(
+      { httpsPort: info.port, host: env.HOST },
+      `Nexus agent listening for HTTPS on ${env.HOST}:${info.port}`,
+    );
+  },
+);
+// A taken or privileged HTTPS port must not take the console down with it: plain HTTP stays up and
+// the log says why HTTPS is missing.
+secureServer.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EADDRINUSE' && err.code !== 'EACCES') throw err;
+  log.error(
+    { err, httpsPort: env.HTTPS_PORT },
+    `HTTPS could not listen on port ${env.HTTPS_PORT} (${err.code}); the console is on plain HTTP only. Set HTTPS_PORT to a free port.`,
+  );
+});
+// A new hub certificate (names changed) or the owner's replaces the one presented, without a restart.
+tls.onChange((credentials) =>
+  (secureServer as TlsServer).setSecureContext({ ...credentials, minVersion: 'TLSv1.2' }),
+);
+
 /** The exit code of a deliberate restart (EX_TEMPFAIL): not 0, so that Restart=on-failure restarts. */
 const EXIT_RESTART = 75;
 let stopping = false;
@@ -133,13 +195,18 @@ function shutdown(signal: string, code = 0) {
     process.exit(code || 1);
   }, SHUTDOWN_GRACE_MS);
   force.unref();
-  server.close(() => {
+  let open = 2;
+  const closed = () => {
+    if (--open > 0) return;
     handle.close();
     log.info('stopped');
     process.exit(code);
-  });
+  };
+  server.close(closed);
+  secureServer.close(closed);
   // Keep-alive connections would hold close() open; idle ones can go now.
   if ('closeIdleConnections' in server) server.closeIdleConnections();
+  if ('closeIdleConnections' in secureServer) secureServer.closeIdleConnections();
 }
 process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));

@@ -163,6 +163,8 @@ async function main() {
       HOME: process.env.HOME,
       NODE_ENV: 'production',
       PORT: String(port),
+      // HTTPS on a free port: the default (8443) may be taken by another agent.
+      HTTPS_PORT: '0',
       HOST: '127.0.0.1',
       NEXUS_DATA_DIR: dataDir,
       LOG_LEVEL: 'info',

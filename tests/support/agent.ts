@@ -10,6 +10,9 @@ const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 export interface RunningAgent {
   url: string;
   port: number;
+  /** The same agent over HTTPS (issue 21): https://127.0.0.1:<httpsPort>, with the hub's own certificate. */
+  httpsUrl: string;
+  httpsPort: number;
   dataDir: string;
   process: ChildProcess;
   /** Every log line the agent printed so far (JSON strings), for assertions about logging. */
@@ -32,6 +35,7 @@ export async function startAgent(
       HOME: process.env.HOME,
       NODE_ENV: 'test',
       PORT: '0',
+      HTTPS_PORT: '0',
       HOST: '127.0.0.1',
       NEXUS_DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
@@ -44,17 +48,23 @@ export async function startAgent(
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const lines = readline.createInterface({ input: child.stdout! });
 
-  const port = await new Promise<number>((resolve, reject) => {
+  const { port, httpsPort } = await new Promise<{ port: number; httpsPort: number }>((resolve, reject) => {
     const onExit = (code: number | null) =>
       reject(new Error(`agent exited with ${code} before listening\n${stderr}\n${logs.join('\n')}`));
     child.once('exit', onExit);
+    // Both ports, in whichever order they are announced.
+    let port: number | undefined;
+    let httpsPort: number | undefined;
     lines.on('line', (line) => {
       logs.push(line);
       try {
-        const entry = JSON.parse(line) as { port?: number; msg?: string };
-        if (typeof entry.port === 'number' && entry.msg?.includes('listening')) {
+        const entry = JSON.parse(line) as { port?: number; httpsPort?: number; msg?: string };
+        if (!entry.msg?.includes('listening')) return;
+        if (typeof entry.port === 'number') port = entry.port;
+        if (typeof entry.httpsPort === 'number') httpsPort = entry.httpsPort;
+        if (port !== undefined && httpsPort !== undefined) {
           child.off('exit', onExit);
-          resolve(entry.port);
+          resolve({ port, httpsPort });
         }
       } catch {
         // not JSON: keep it in logs only
@@ -65,6 +75,8 @@ export async function startAgent(
   return {
     url: `http://127.0.0.1:${port}`,
     port,
+    httpsUrl: `https://127.0.0.1:${httpsPort}`,
+    httpsPort,
     dataDir,
     process: child,
     logs,

@@ -49,6 +49,7 @@ describe('compose.yaml', () => {
     expect(agent.restart).toBe('unless-stopped');
     expect(agent.environment).toMatchObject({ NEXUS_HOST_ROOT: '/host', NEXUS_DATA_DIR: '/data' });
     expect(agent.environment?.DOCKER_HOST).toBe('unix:///var/run/docker.sock');
+    expect(withDefaults(String(agent.environment?.HTTPS_PORT))).toBe('443');
     expect(agent.volumes).toContain('nexus-data:/data');
     expect(agent.volumes).toContainEqual(
       expect.objectContaining({
@@ -149,6 +150,10 @@ describe('Dockerfile.jetson', () => {
     expect(finalStage.find((s) => s.op === 'ENV' && s.args.includes('NEXUS_DATA_DIR=/data'))).toBeTruthy();
     expect(finalStage.find((s) => s.op === 'HEALTHCHECK')?.args).toContain('/api/health');
     expect(finalStage.find((s) => s.op === 'EXPOSE')?.args).toBe('8080');
+    // HTTPS on 443 (issue 21, docs/https.md), which the unprivileged user may bind through setcap.
+    expect(finalStage.filter((s) => s.op === 'EXPOSE').map((s) => s.args)).toContain('443');
+    expect(finalStage.find((s) => s.op === 'ENV' && s.args.includes('HTTPS_PORT=443'))).toBeTruthy();
+    expect(finalStage.some((s) => s.op === 'RUN' && s.args.includes('cap_net_bind_service=+ep'))).toBe(true);
     expect(finalStage.find((s) => s.op === 'CMD')?.args).toContain('agent/dist/main.js');
   });
 

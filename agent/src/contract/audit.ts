@@ -41,6 +41,8 @@ export const AUDIT_EVENT_TYPES = [
   'container_updated',
   'licence_activated',
   'licence_deactivated',
+  'tls_certificate_replaced',
+  'tls_certificate_reset',
 ] as const;
 export const auditEventTypeSchema = z.enum(AUDIT_EVENT_TYPES);
 export type AuditEventType = z.infer<typeof auditEventTypeSchema>;

@@ -34,3 +34,4 @@ export * from './wireguard.js';
 export * from './network-visitor.js';
 export * from './network.js';
 export * from './analytics.js';
+export * from './tls.js';

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { SESSION_COOKIE } from '../features/auth/session.service.js';
 import type { Logger } from '../lib/logger.js';
 import { readCookie } from './cookies.js';
@@ -91,5 +92,10 @@ export function createHotReads(opts: {
     /** For @hono/node-server's `createServer` option: an http server whose listener tries the hot reads first. */
     createServer: ((options: object, listener: RequestListener) =>
       createServer(options, (req, res) => handle(req, res, listener))) as unknown as typeof createServer,
+    /** The same for the HTTPS port (issue 21): `options` are node:https's (key, cert, minVersion…). */
+    createSecureServer: ((options: object, listener: RequestListener) =>
+      createHttpsServer(options, (req, res) =>
+        handle(req, res, listener),
+      )) as unknown as typeof createHttpsServer,
   };
 }

@@ -1,4 +1,6 @@
 import { createMiddleware } from 'hono/factory';
+import type { Context } from 'hono';
+import { isLoopbackHost } from './https-redirect.js';
 import { isSecureRequest } from './request-info.js';
 
 /**
@@ -80,6 +82,17 @@ const DOCUMENT_HEADERS: ReadonlyArray<readonly [string, string]> = [
 const HSTS = 'max-age=15552000; includeSubDomains';
 
 /**
+ * The agent's own HTTPS (issue 21) sends HSTS only on the default port and never to a loopback name:
+ * HSTS keeps a non-default port when it upgrades (RFC 6797 §8.3), so https://nexus.local:8443 pinning
+ * would turn the household's http://nexus.local:8080 into https://nexus.local:8080, which answers no
+ * TLS; and the kiosk's http://localhost must stay plain. Behind the trusted proxy, the proxy's ports rule.
+ */
+function hstsSafe(c: Context, trustProxy: boolean): boolean {
+  if (trustProxy) return true;
+  return new URL(c.req.url).port === '' && !isLoopbackHost(c.req.header('host'));
+}
+
+/**
  * JSON answers are never rendered as pages, so the document-only headers (opener policy, DNS
  * prefetch, download options, XSS auditor...) do nothing there; these are the ones OWASP's REST
  * cheat sheet asks of an API. Each header costs validation and bytes on every status poll.
@@ -97,7 +110,8 @@ export function securityHeaders(trustProxy: boolean) {
       for (const [name, value] of API_HEADERS) c.header(name, value);
     } else {
       for (const [name, value] of DOCUMENT_HEADERS) c.header(name, value);
-      if (isSecureRequest(c, trustProxy)) c.header('Strict-Transport-Security', HSTS);
+      if (isSecureRequest(c, trustProxy) && hstsSafe(c, trustProxy))
+        c.header('Strict-Transport-Security', HSTS);
     }
     await next();
   });

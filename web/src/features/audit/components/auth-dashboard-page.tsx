@@ -82,6 +82,8 @@ const EVENT_LABELS: Record<AuditEventType, string> = {
   container_updated: 'Container updated',
   licence_activated: 'Licence activated',
   licence_deactivated: 'Licence deactivated',
+  tls_certificate_replaced: 'HTTPS certificate replaced',
+  tls_certificate_reset: 'HTTPS certificate reset to the hub’s',
 };
 
 /** /auth-dashboard: sign-in activity and the security event log, for admins. */

@@ -18,6 +18,7 @@ import { formatRate } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
 import { networkInfoQueryOptions, signalWords, sortInterfaces } from '../api';
+import { HttpsSection } from './https-section';
 
 /**
  * /network-info: the hub's interfaces and addresses, its gateway and DNS, its Wi-Fi signal, Tailscale,
@@ -40,6 +41,8 @@ export function NetworkInfoPage() {
           Refresh
         </Button>
       </header>
+
+      <HttpsSection />
 
       {info ? (
         <NetworkDetails info={info} />
