@@ -47,7 +47,7 @@ async function main() {
   const sim = await startHomeAssistantSim();
   const ids = Array.from({ length: ENTITIES }, (_, i) => `input_boolean.bench_${i}`);
   for (const id of ids) sim.setState(id, 'off', { friendly_name: id });
-  const agent = await startAgent({ env: { HA_URL: sim.url, HA_TOKEN: sim.token, LOG_LEVEL: 'warn' } });
+  const agent = await startAgent({ env: { HA_URL: sim.url, HA_TOKEN: sim.token } });
   const pid = agent.process.pid!;
   process.stderr.write(
     `agent ${agent.url} (pid ${pid}), simulator ${sim.url} with ${sim.entityCount} entities\n`,
