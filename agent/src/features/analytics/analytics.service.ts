@@ -32,7 +32,7 @@ const MINE_EVERY_MS = 10 * 60_000;
 const HOUR_MS = 3_600_000;
 
 /** Runs the miners on a log; by default in a worker thread (tests of the service pass their own). */
-export type MineRunner = (request: MiningRequest) => Promise<MiningResult>;
+export type MineRunner = (request: MiningRequest) => Promise<{ result: MiningResult; events: number }>;
 
 /** One worker per run: mining is minutes apart, and a worker that ends frees all its memory. */
 export const mineInWorker: MineRunner = (request) =>
@@ -46,13 +46,21 @@ export const mineInWorker: MineRunner = (request) =>
       fn();
       worker.terminate().catch(() => undefined);
     };
-    worker.once('message', (message: { ok: true; result: MiningResult } | { ok: false; message: string }) =>
-      done(() => (message.ok ? resolve(message.result) : reject(new Error(message.message)))),
+    worker.once(
+      'message',
+      (message: { ok: true; result: MiningResult; events: number } | { ok: false; message: string }) =>
+        done(() =>
+          message.ok
+            ? resolve({ result: message.result, events: message.events })
+            : reject(new Error(message.message)),
+        ),
     );
     worker.once('error', (error) => done(() => reject(error)));
     worker.once('exit', (code) => done(() => reject(new Error(`the mining worker exited with ${code}`))));
-    const { log } = request;
-    worker.postMessage(request, [log.entity.buffer, log.state.buffer, log.at.buffer] as ArrayBuffer[]);
+    const { source } = request;
+    const transfer =
+      'log' in source ? [source.log.entity.buffer, source.log.state.buffer, source.log.at.buffer] : [];
+    worker.postMessage(request, transfer as ArrayBuffer[]);
   });
 
 /** A person's whereabouts are theirs: members see them only when listed by entity id. */
@@ -145,10 +153,15 @@ export function createAnalyticsService(deps: {
     const at = now();
     const zone = timeZone();
     const settings = deps.settings.get();
-    const eventLog = store.load({ since: at - settings.retentionDays * 86_400_000 });
-    const names: [string, string][] = eventLog.entityIds.map((id) => [id, nameOf(id)]);
-    const events = eventLog.length;
-    const result = await runMine({ log: eventLog, now: at, timeZone: zone, names });
+    const since = at - settings.retentionDays * 86_400_000;
+    // Names of every entity HA knows: the worker reads the log itself, so which ones it holds is not known here.
+    const names: [string, string][] = connection.cache.list().map((e) => [e.entity_id, e.name]);
+    // An in-memory database (unit tests) cannot be opened twice: its log is handed over instead.
+    const source =
+      store.file && store.file !== ':memory:'
+        ? { dbFile: store.file, since }
+        : { log: store.load({ since }) };
+    const { result, events } = await runMine({ source, now: at, timeZone: zone, names });
     last = { minedAt: at, result, events, timeZone: zone };
     log.info({ events, routines: result.routines.length, ms: now() - at }, 'analytics: mined');
   }

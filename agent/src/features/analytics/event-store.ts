@@ -3,6 +3,82 @@ import type { Db } from '../../db/client.js';
 import type { EventLog, StateChange } from './event-log.js';
 
 /**
+ * The stored history as an EventLog, sorted by entity, then time: the primary key's order, so
+ * SQLite reads the table front to back with no sort. Rows are read as arrays straight into typed
+ * arrays; no object per event is kept. Takes the raw connection so the mining worker can read with
+ * its own (a million events take about a second to read: not on the main thread).
+ */
+export function loadEventLog(
+  sqlite: Database.Database,
+  options: { since?: number; entityId?: string } = {},
+): EventLog {
+  const since = options.since ?? -Infinity;
+  const only = options.entityId
+    ? ((sqlite
+        .prepare('SELECT id FROM analytics_entities WHERE entity_id = ?')
+        .pluck()
+        .get(options.entityId) as number | undefined) ?? -1)
+    : null;
+  const count = (
+    only !== null
+      ? sqlite
+          .prepare('SELECT COUNT(*) FROM analytics_events WHERE entity = ? AND at >= ?')
+          .pluck()
+          .get(only, Number.isFinite(since) ? since : -1e15)
+      : Number.isFinite(since)
+        ? sqlite.prepare('SELECT COUNT(*) FROM analytics_events WHERE at >= ?').pluck().get(since)
+        : sqlite.prepare('SELECT COUNT(*) FROM analytics_events').pluck().get()
+  ) as number;
+  // Dictionary ids are sparse (deleted entities leave gaps); the log's are dense indexes.
+  const entityRows = sqlite
+    .prepare('SELECT id, entity_id FROM analytics_entities ORDER BY id')
+    .raw()
+    .all() as [number, string][];
+  const stateRows = sqlite.prepare('SELECT id, value FROM analytics_states ORDER BY id').raw().all() as [
+    number,
+    string,
+  ][];
+  const entityIndex = new Map<number, number>();
+  const stateIndex = new Map<number, number>();
+  const entityNames: string[] = [];
+  const stateNames: string[] = [];
+  for (const [id, name] of entityRows) entityIndex.set(id, entityNames.push(name) - 1);
+  for (const [id, value] of stateRows) stateIndex.set(id, stateNames.push(value) - 1);
+
+  // Sorted by the entity id string (as eventLogFrom sorts), not by dictionary id.
+  const byName = entityRows
+    .filter(([id]) => only === null || id === only)
+    .sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  const entity = new Int32Array(count);
+  const state = new Int32Array(count);
+  const at = new Float64Array(count);
+  let i = 0;
+  const read = Number.isFinite(since)
+    ? sqlite.prepare('SELECT at, state FROM analytics_events WHERE entity = ? AND at >= ? ORDER BY at')
+    : sqlite.prepare('SELECT at, state FROM analytics_events WHERE entity = ? ORDER BY at');
+  read.raw();
+  for (const [id] of byName) {
+    const e = entityIndex.get(id)!;
+    const rows = Number.isFinite(since) ? read.iterate(id, since) : read.iterate(id);
+    for (const row of rows as Iterable<[number, number]>) {
+      if (i >= count) break; // a concurrent write after the count: the next load has it
+      entity[i] = e;
+      at[i] = row[0];
+      state[i] = stateIndex.get(row[1]) ?? 0;
+      i++;
+    }
+  }
+  return {
+    entityIds: entityNames,
+    states: stateNames,
+    length: i,
+    entity: i === count ? entity : entity.subarray(0, i),
+    state: i === count ? state : state.subarray(0, i),
+    at: i === count ? at : at.subarray(0, i),
+  };
+}
+
+/**
  * The behavioural-analytics event store (issue 16): Home Assistant's state changes in SQLite, an
  * event being three integers (entity, at, state) with entity ids and state strings kept once each
  * in dictionaries. (entity, at) is the key, so a change seen live and again by a backfill is
@@ -105,74 +181,11 @@ export function createEventStore(db: Db) {
       return ingestBatch(changes);
     },
 
-    /**
-     * The stored history as an EventLog, sorted by entity, then time: the primary key's order, so
-     * SQLite reads the table front to back with no sort. Rows are read as arrays straight into
-     * typed arrays; no object per event is kept.
-     */
-    load(options: { since?: number; entityId?: string } = {}): EventLog {
-      const since = options.since ?? -Infinity;
-      const only = options.entityId
-        ? ((selectEntity.get(options.entityId) as number | undefined) ?? -1)
-        : null;
-      const count = (
-        only !== null
-          ? sqlite
-              .prepare('SELECT COUNT(*) FROM analytics_events WHERE entity = ? AND at >= ?')
-              .pluck()
-              .get(only, Number.isFinite(since) ? since : -1e15)
-          : Number.isFinite(since)
-            ? sqlite.prepare('SELECT COUNT(*) FROM analytics_events WHERE at >= ?').pluck().get(since)
-            : sqlite.prepare('SELECT COUNT(*) FROM analytics_events').pluck().get()
-      ) as number;
-      // Dictionary ids are sparse (deleted entities leave gaps); the log's are dense indexes.
-      const entityRows = sqlite
-        .prepare('SELECT id, entity_id FROM analytics_entities ORDER BY id')
-        .raw()
-        .all() as [number, string][];
-      const stateRows = sqlite.prepare('SELECT id, value FROM analytics_states ORDER BY id').raw().all() as [
-        number,
-        string,
-      ][];
-      const entityIndex = new Map<number, number>();
-      const stateIndex = new Map<number, number>();
-      const entityNames: string[] = [];
-      const stateNames: string[] = [];
-      for (const [id, name] of entityRows) entityIndex.set(id, entityNames.push(name) - 1);
-      for (const [id, value] of stateRows) stateIndex.set(id, stateNames.push(value) - 1);
+    /** The stored history as an EventLog (see loadEventLog). */
+    load: (options: { since?: number; entityId?: string } = {}): EventLog => loadEventLog(sqlite, options),
 
-      // Sorted by the entity id string (as eventLogFrom sorts), not by dictionary id.
-      const byName = entityRows
-        .filter(([id]) => only === null || id === only)
-        .sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-      const entity = new Int32Array(count);
-      const state = new Int32Array(count);
-      const at = new Float64Array(count);
-      let i = 0;
-      const read = Number.isFinite(since)
-        ? sqlite.prepare('SELECT at, state FROM analytics_events WHERE entity = ? AND at >= ? ORDER BY at')
-        : sqlite.prepare('SELECT at, state FROM analytics_events WHERE entity = ? ORDER BY at');
-      read.raw();
-      for (const [id] of byName) {
-        const e = entityIndex.get(id)!;
-        const rows = Number.isFinite(since) ? read.iterate(id, since) : read.iterate(id);
-        for (const row of rows as Iterable<[number, number]>) {
-          if (i >= count) break; // a concurrent write after the count: the next load has it
-          entity[i] = e;
-          at[i] = row[0];
-          state[i] = stateIndex.get(row[1]) ?? 0;
-          i++;
-        }
-      }
-      return {
-        entityIds: entityNames,
-        states: stateNames,
-        length: i,
-        entity: i === count ? entity : entity.subarray(0, i),
-        state: i === count ? state : state.subarray(0, i),
-        at: i === count ? at : at.subarray(0, i),
-      };
-    },
+    /** The database file, for a reader in another thread (the mining worker); ':memory:' in tests. */
+    file: sqlite.name,
 
     /** One entity's (or every entity's) changes in [from, to), oldest first. */
     range(from: number, to: number, entityId?: string): StateChange[] {
@@ -207,7 +220,10 @@ export function createEventStore(db: Db) {
       bytes: number | null;
     } {
       const row = sqlite
-        .prepare('SELECT COUNT(*), MIN(at), MAX(at), COUNT(DISTINCT entity) FROM analytics_events')
+        .prepare(
+          `SELECT (SELECT COUNT(*) FROM analytics_events), (SELECT MIN(at) FROM analytics_events),
+             (SELECT MAX(at) FROM analytics_events), (SELECT COUNT(*) FROM analytics_entities)`,
+        )
         .raw()
         .get() as [number, number | null, number | null, number];
       return { events: row[0], oldest: row[1], newest: row[2], entities: row[3], bytes: bytes() };
