@@ -158,6 +158,7 @@ import { integrationsRoutes } from './features/integrations/integrations.routes.
 import type { TlsService } from './features/tls/tls.service.js';
 import { caCertificateRoute, tlsRoutes } from './features/tls/tls.routes.js';
 import { redirectToHttps } from './http/https-redirect.js';
+import { startAnalytics } from './features/analytics/analytics.feature.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -632,6 +633,19 @@ function apiRoutes(
     marks: createAutomationMarks(deps.db, deps.now),
     now: deps.now,
   });
+  // Issue 16: behavioural analytics on the home's HA history, kept on the hub.
+  const analytics = startAnalytics({
+    db: deps.db,
+    settings,
+    connection: homeAssistant.connection,
+    adapter: haAdapter,
+    automations: haAutomations,
+    memberAccess: createMemberAccessStore(settings),
+    audit,
+    log: deps.log,
+    now: deps.now,
+    onShutdown: deps.onShutdown,
+  });
   const haDevices = createDevicesService({
     connection: homeAssistant.connection,
     memberAccess: createMemberAccessStore(settings),
@@ -711,6 +725,7 @@ function apiRoutes(
     .route('/ha', homeAssistantRoutes(homeAssistant))
     .route('/ha', haAutomationRoutes(haAutomations, haDevices))
     .route('/integrations', integrationsRoutes(integrations))
+    .route('/analytics', analytics.routes)
     .route('/settings/home-assistant', homeAssistantSettingsRoutes(homeAssistant, audit))
     .route('/settings/outbound', outboundSettingsRoutes(outboundSettings))
     .route('/subscription', subscriptionRoutes(subscription, licences, planLimits))

@@ -43,6 +43,9 @@ export const AUDIT_EVENT_TYPES = [
   'licence_deactivated',
   'tls_certificate_replaced',
   'tls_certificate_reset',
+  'analytics_settings_changed',
+  'analytics_history_deleted',
+  'analytics_automation_created',
 ] as const;
 export const auditEventTypeSchema = z.enum(AUDIT_EVENT_TYPES);
 export type AuditEventType = z.infer<typeof auditEventTypeSchema>;

@@ -84,6 +84,9 @@ const EVENT_LABELS: Record<AuditEventType, string> = {
   licence_deactivated: 'Licence deactivated',
   tls_certificate_replaced: 'HTTPS certificate replaced',
   tls_certificate_reset: 'HTTPS certificate reset to the hub’s',
+  analytics_settings_changed: 'Analytics settings changed',
+  analytics_history_deleted: 'Analytics history deleted',
+  analytics_automation_created: 'Automation created from a suggestion',
 };
 
 /** /auth-dashboard: sign-in activity and the security event log, for admins. */
