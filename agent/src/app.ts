@@ -154,6 +154,7 @@ import {
   type NtfyChannelStatus,
 } from './features/integrations/integrations.service.js';
 import { integrationsRoutes } from './features/integrations/integrations.routes.js';
+import { startAnalytics } from './features/analytics/analytics.feature.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -622,6 +623,19 @@ function apiRoutes(
     marks: createAutomationMarks(deps.db, deps.now),
     now: deps.now,
   });
+  // Issue 16: behavioural analytics on the home's HA history, kept on the hub.
+  const analytics = startAnalytics({
+    db: deps.db,
+    settings,
+    connection: homeAssistant.connection,
+    adapter: haAdapter,
+    automations: haAutomations,
+    memberAccess: createMemberAccessStore(settings),
+    audit,
+    log: deps.log,
+    now: deps.now,
+    onShutdown: deps.onShutdown,
+  });
   const haDevices = createDevicesService({
     connection: homeAssistant.connection,
     memberAccess: createMemberAccessStore(settings),
@@ -700,6 +714,7 @@ function apiRoutes(
     .route('/ha', homeAssistantRoutes(homeAssistant))
     .route('/ha', haAutomationRoutes(haAutomations, haDevices))
     .route('/integrations', integrationsRoutes(integrations))
+    .route('/analytics', analytics.routes)
     .route('/settings/home-assistant', homeAssistantSettingsRoutes(homeAssistant, audit))
     .route('/settings/outbound', outboundSettingsRoutes(outboundSettings))
     .route('/subscription', subscriptionRoutes(subscription, licences, planLimits))

@@ -41,6 +41,9 @@ export const AUDIT_EVENT_TYPES = [
   'container_updated',
   'licence_activated',
   'licence_deactivated',
+  'analytics_settings_changed',
+  'analytics_history_deleted',
+  'analytics_automation_created',
 ] as const;
 export const auditEventTypeSchema = z.enum(AUDIT_EVENT_TYPES);
 export type AuditEventType = z.infer<typeof auditEventTypeSchema>;

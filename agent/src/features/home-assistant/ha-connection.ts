@@ -59,6 +59,16 @@ export const DEFAULT_TIMINGS: HaConnectionTimings = {
 export type HaCacheChange =
   { kind: 'registries' } | { kind: 'state'; entityId: string } | { kind: 'connection' };
 
+/** A state string that actually changed (not an attribute-only update), for issue 16's event store. */
+export interface HaStateTransition {
+  entityId: string;
+  state: string;
+  /** Unix ms of HA's last_changed. */
+  at: number;
+  /** The new state's attributes (read only): a listener tells measurements from behaviour by them. */
+  attributes: Readonly<Record<string, unknown>>;
+}
+
 const MAX_PINGS = 60;
 const MAX_EVENTS = 50;
 const MAX_ACTIVITY = 200;
@@ -114,6 +124,7 @@ export function createHaConnection(deps: {
   const pendingRemoved = new Set<string>();
   const settleWaiters = new Set<() => void>();
   const changeListeners = new Set<(change: HaCacheChange) => void>();
+  const transitionListeners = new Set<(transition: HaStateTransition) => void>();
   function cacheChanged(change: HaCacheChange) {
     for (const listener of changeListeners) listener(change);
   }
@@ -443,6 +454,15 @@ export function createHaConnection(deps: {
           refilled: false,
         });
         if (activity.length > MAX_ACTIVITY) activity.shift();
+        if (transitionListeners.size) {
+          const transition = {
+            entityId: id,
+            state: next.state,
+            at: Date.parse(next.last_changed),
+            attributes: next.attributes,
+          };
+          for (const listener of transitionListeners) listener(transition);
+        }
       }
     } else if (outcome === 'removed') {
       pendingChanged.delete(id);
@@ -636,6 +656,11 @@ export function createHaConnection(deps: {
     /** Told of registry reloads, state changes and connection changes; listeners must be cheap. */
     onChange(listener: (change: HaCacheChange) => void): void {
       changeListeners.add(listener);
+    },
+    /** Told of every state string change seen live (cheap listeners: they run per event). */
+    onStateTransition(listener: (transition: HaStateTransition) => void): () => void {
+      transitionListeners.add(listener);
+      return () => transitionListeners.delete(listener);
     },
     /** Why the connection is not up (or null), as the status shows it. */
     get message() {

@@ -82,6 +82,9 @@ const EVENT_LABELS: Record<AuditEventType, string> = {
   container_updated: 'Container updated',
   licence_activated: 'Licence activated',
   licence_deactivated: 'Licence deactivated',
+  analytics_settings_changed: 'Analytics settings changed',
+  analytics_history_deleted: 'Analytics history deleted',
+  analytics_automation_created: 'Automation created from a suggestion',
 };
 
 /** /auth-dashboard: sign-in activity and the security event log, for admins. */

@@ -1,0 +1,48 @@
+import type { HomeAssistantAdapter } from '../../adapters/home-assistant.js';
+import type { Db } from '../../db/client.js';
+import type { Logger } from '../../lib/logger.js';
+import type { AuditLog } from '../audit/audit.service.js';
+import type { SettingsStore } from '../home-assistant/ha-config.js';
+import type { AutomationsService } from '../home-assistant/automations.service.js';
+import type { HaConnection } from '../home-assistant/ha-connection.js';
+import type { MemberAccessStore } from '../home-assistant/member-access.js';
+import { createAnalyticsService, type MineRunner } from './analytics.service.js';
+import { analyticsRoutes } from './analytics.routes.js';
+import { createEventStore } from './event-store.js';
+import { createAnalyticsSettings, createRecorder } from './recorder.js';
+
+/** Behavioural analytics (issue 16): the event store, its recorder, the mining service and routes. */
+export function startAnalytics(deps: {
+  db: Db;
+  settings: SettingsStore;
+  connection: HaConnection;
+  adapter: HomeAssistantAdapter;
+  automations: AutomationsService;
+  memberAccess: MemberAccessStore;
+  audit: Pick<AuditLog, 'record'>;
+  log: Logger;
+  now?: () => number;
+  onShutdown?: (stop: () => void) => void;
+  runMine?: MineRunner;
+}) {
+  const store = createEventStore(deps.db);
+  const settings = createAnalyticsSettings(deps.settings);
+  let onBackfilled = () => {};
+  const recorder = createRecorder({
+    connection: deps.connection,
+    adapter: deps.adapter,
+    store,
+    settings,
+    log: deps.log,
+    now: deps.now,
+    onBackfilled: () => onBackfilled(),
+  });
+  const service = createAnalyticsService({ ...deps, store, settings, recorder });
+  onBackfilled = () => service.backfilled();
+  recorder.start();
+  deps.onShutdown?.(() => {
+    service.stop();
+    recorder.stop();
+  });
+  return { service, recorder, store, routes: analyticsRoutes(service) };
+}
