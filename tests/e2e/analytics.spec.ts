@@ -1,11 +1,137 @@
-import { test as hubTest, expect } from './support.js';
+import { test as base } from '@playwright/test';
+import { startAgent, type RunningAgent } from '../support/agent.js';
+import { startHomeAssistantSim, type HomeAssistantSim } from '../fixtures/home-assistant-sim.js';
 import { expectNoSeriousAxeViolations } from './axe.js';
-import { createAccount, signIn } from './shell-helpers.js';
+import { createAccount, signIn, type Account } from './shell-helpers.js';
+import { test as hubTest, expect, skipFirstBootWizard } from './support.js';
 
 /**
  * Behavioral Intelligence (issue 16): /behavioral-analytics, /pattern-analysis and
- * /ha-pattern-predictor against the real agent.
+ * /ha-pattern-predictor against the real agent, which backfills from the HA simulator's history,
+ * mines it and serves /api/analytics.
  */
+
+// ---- A household with planted habits -------------------------------------------------------
+
+/** The simulator's time zone (its /api/config): the habits are planted at local times of day. */
+const HA_ZONE = 'Europe/Amsterdam';
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+const HISTORY_DAYS = 35;
+
+/** The zone's offset from UTC at an instant, ms. */
+function zoneOffset(at: number): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone: HA_ZONE,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).formatToParts(at);
+  const n = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+  const asUtc = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'));
+  return Math.round((asUtc - Math.floor(at / MINUTE) * MINUTE) / MINUTE) * MINUTE;
+}
+
+/** Local midnight `daysAgo` days before today, as a "local clock read as UTC" instant. */
+function localMidnight(now: number, daysAgo: number): number {
+  return Math.floor((now + zoneOffset(now)) / DAY) * DAY - daysAgo * DAY;
+}
+
+/** The instant of local time `minute` (0–1439, may run past midnight) on the day `daysAgo` days ago. */
+function localAt(now: number, daysAgo: number, minute: number): number {
+  const local = localMidnight(now, daysAgo) + minute * MINUTE;
+  return local - zoneOffset(local - zoneOffset(local));
+}
+
+/** Monday–Friday in the zone. */
+function isWeekday(now: number, daysAgo: number): boolean {
+  const day = new Date(localMidnight(now, daysAgo)).getUTCDay();
+  return day >= 1 && day <= 5;
+}
+
+/** Deterministic jitter of a few minutes, different per day and habit. */
+const jitter = (day: number, habit: number) => ((day * 7 + habit * 13) % 11) - 5;
+
+/** The local minute of the day of an instant. */
+const localMinute = (at: number) => Math.floor(((at + zoneOffset(at)) % DAY) / MINUTE);
+
+/**
+ * Five weeks of a small home: the bedroom lamp goes on half an hour from now every day (so the next
+ * hour has a prediction), the living room lamp at 20:10, the coffee maker on weekdays at 06:45,
+ * Ada comes home at 17:30, and the kitchen light follows the front door unlocking by 40 s.
+ */
+function plantHabits(sim: HomeAssistantSim) {
+  const now = Date.now();
+  sim.setState('person.ada', 'home', { friendly_name: 'Ada' });
+  const soon = localMinute(now + 30 * MINUTE);
+  const rows = new Map<string, Array<{ state: string; at: number }>>();
+  const add = (entityId: string, state: string, at: number) => {
+    if (!rows.has(entityId)) rows.set(entityId, []);
+    rows.get(entityId)!.push({ state, at });
+  };
+  for (let d = HISTORY_DAYS; d >= 1; d--) {
+    add('light.bedroom_lamp', 'on', localAt(now, d, soon + jitter(d, 1)));
+    add('light.bedroom_lamp', 'off', localAt(now, d, soon + 90 + jitter(d, 2)));
+    add('light.living_room_lamp', 'on', localAt(now, d, 20 * 60 + 10 + jitter(d, 3)));
+    add('light.living_room_lamp', 'off', localAt(now, d, 23 * 60 + jitter(d, 4)));
+    if (isWeekday(now, d)) {
+      add('switch.coffee_maker', 'on', localAt(now, d, 6 * 60 + 45 + jitter(d, 5)));
+      add('switch.coffee_maker', 'off', localAt(now, d, 7 * 60 + 15 + jitter(d, 6)));
+    }
+    add('person.ada', 'not_home', localAt(now, d, 8 * 60 + jitter(d, 7)));
+    add('person.ada', 'home', localAt(now, d, 17 * 60 + 30 + jitter(d, 8)));
+    const door = localAt(now, d, 18 * 60 + jitter(d, 9));
+    add('lock.front_door', 'unlocked', door);
+    add('light.kitchen_ceiling', 'on', door + 40_000);
+    add('lock.front_door', 'locked', door + 3 * MINUTE);
+    add('light.kitchen_ceiling', 'off', localAt(now, d, 22 * 60 + jitter(d, 10)));
+  }
+  for (const [entityId, list] of rows) sim.seedHistory(entityId, list);
+}
+
+/** A simulator with the planted history, and an agent connected to it that backfills and mines it. */
+const test = base.extend<object, { sim: HomeAssistantSim; haAgent: RunningAgent }>({
+  sim: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies by destructuring
+    async ({}, use) => {
+      const sim = await startHomeAssistantSim();
+      plantHabits(sim);
+      await use(sim);
+      await sim.stop();
+    },
+    { scope: 'worker' },
+  ],
+  haAgent: [
+    async ({ sim }, use) => {
+      const agent = await startAgent({
+        env: { HA_URL: sim.url, HA_TOKEN: sim.token, NEXUS_REGISTRATION: 'open' },
+      });
+      await skipFirstBootWizard(agent.url);
+      await use(agent);
+      await agent.stop();
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ haAgent }, use) => {
+    await use(haAgent.url);
+  },
+});
+
+async function signInAs(
+  page: Parameters<typeof signIn>[0],
+  agent: RunningAgent,
+  role: 'admin' | 'user',
+): Promise<Account> {
+  const account = await createAccount(agent, { name: role === 'admin' ? 'Ada Admin' : 'Max Member', role });
+  await signIn(page, account);
+  return account;
+}
+
+/** The backfill and the first mining run take a few seconds after the agent connects. */
+const MINED = { timeout: 30_000 };
 
 hubTest.describe('without Home Assistant', () => {
   hubTest('the screen says to connect Home Assistant first, and where', async ({ page, agent }) => {
@@ -30,5 +156,204 @@ hubTest.describe('without Home Assistant', () => {
     const empty = page.getByTestId('analytics-needs-ha');
     await expect(empty).toContainText('Ask an administrator', { timeout: 15_000 });
     await expect(empty.getByRole('link')).toHaveCount(0);
+  });
+});
+
+test.describe('with history', () => {
+  test.describe.configure({ timeout: 60_000 });
+
+  test('an admin sees the history, routines, a heatmap, a day timeline, sequences and predictions', async ({
+    page,
+    haAgent,
+  }) => {
+    await signInAs(page, haAgent, 'admin');
+    await page.goto('/behavioral-analytics');
+    await expect(page.getByRole('tab', { name: 'Routines', selected: true })).toBeVisible();
+
+    // The header: how much history the patterns stand on.
+    const history = page.getByTestId('analytics-history');
+    await expect(history).toContainText(/Mined at\s*\w/, MINED);
+    await expect(history.getByText('Not yet')).toHaveCount(0);
+
+    // Routines, with support in words and a confidence meter.
+    const routines = page.getByTestId('analytics-routines');
+    const lamp = routines.locator('[data-entity="light.living_room_lamp"][data-state="on"]');
+    await expect(lamp).toContainText('Living Room Lamp', MINED);
+    await expect(lamp).toContainText(/Usually at 20:(0\d|1\d)/);
+    await expect(lamp).toContainText(/seen on \d+ of \d+ days/);
+    await expect(lamp.getByRole('meter').first()).toHaveAttribute('aria-valuenow', /\d+/);
+    const coffee = routines.locator('[data-entity="switch.coffee_maker"][data-state="on"]');
+    await expect(coffee).toContainText('Weekdays');
+
+    // /pattern-analysis opens on the patterns: the heatmap of a chosen entity.
+    await page.goto('/pattern-analysis');
+    await expect(page.getByRole('tab', { name: 'Patterns', selected: true })).toBeVisible();
+    await page.getByLabel('Entity').selectOption('light.living_room_lamp');
+    const heatmap = page.getByTestId('analytics-heatmap');
+    await expect(heatmap.locator('caption')).toContainText('Living Room Lamp');
+    // Every weekday has the 20:00 hour lit; 04:00 never is.
+    for (const day of ['Monday', 'Thursday', 'Sunday']) {
+      await expect(heatmap.locator(`td[title^="${day} 20:00–21:00"]`)).not.toHaveAttribute('data-count', '0');
+      await expect(heatmap.locator(`td[title^="${day} 04:00–05:00"]`)).toHaveAttribute('data-count', '0');
+    }
+    await expect(heatmap.getByRole('columnheader', { name: '12:00' })).toBeVisible();
+    await expect(heatmap.getByRole('rowheader', { name: 'Mon' })).toBeVisible();
+
+    // A day timeline: yesterday has the lamps' changes on the 24 h axis.
+    const yesterday = new Intl.DateTimeFormat('en-CA', { timeZone: HA_ZONE }).format(Date.now() - DAY);
+    await page.getByLabel('Day', { exact: true }).fill(yesterday);
+    const timeline = page.getByTestId('analytics-timeline');
+    await expect(timeline.getByRole('list', { name: `Changes on ${yesterday}` })).toBeVisible();
+    await expect(timeline).toContainText('Living Room Lamp');
+    await expect(timeline).toContainText(/20:\d\d on/);
+
+    // The sequence: the front door unlocks, the kitchen light follows within a minute.
+    const sequences = page.getByTestId('analytics-sequences');
+    const row = sequences
+      .getByRole('row')
+      .filter({ hasText: 'Front Door' })
+      .filter({ hasText: 'Kitchen Ceiling' });
+    await expect(row.first()).toContainText(/\d+ s/);
+    await expect(row.first()).toContainText('×');
+
+    // /ha-pattern-predictor: the bedroom lamp half an hour from now, and the routine behind it.
+    await page.goto('/ha-pattern-predictor');
+    await expect(page.getByRole('tab', { name: 'Predictions', selected: true })).toBeVisible();
+    const predictions = page.getByTestId('analytics-predictions');
+    const next = predictions.getByRole('listitem').filter({ hasText: 'Bedroom Lamp' });
+    await expect(next).toContainText('Routine');
+    await expect(next.getByRole('meter')).toBeVisible();
+  });
+
+  test('an admin creates an automation from a suggestion and dismisses another, which stays dismissed', async ({
+    page,
+    haAgent,
+    sim,
+  }) => {
+    await signInAs(page, haAgent, 'admin');
+    await page.goto('/ha-pattern-predictor');
+    const suggestions = page.getByTestId('analytics-suggestions');
+    const living = suggestions
+      .getByRole('listitem')
+      .filter({ hasText: /^Living Room Lamp/ })
+      .first();
+    await expect(living).toBeVisible(MINED);
+
+    // The YAML is there to read before anything is created.
+    await living.locator('summary').click();
+    await expect(living.locator('pre')).toContainText('light.turn_on');
+
+    const title = (await living.locator('p').first().innerText()).split('\n')[0]!.trim();
+    await living.getByRole('button', { name: /^Create automation/ }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Create this automation in Home Assistant?' });
+    await confirm.getByRole('button', { name: 'Create automation' }).click();
+    await expect(living.getByRole('link', { name: /View in Automations/ })).toHaveAttribute(
+      'href',
+      '/automations',
+    );
+    await expect(living.getByText('Created', { exact: true })).toBeVisible();
+    // It is in Home Assistant's automations now.
+    await expect
+      .poll(() => [...sim.automationConfigs.values()].map((c) => String(c.alias)))
+      .toContain(title.replace(/\s*(Routine|Sequence)$/, ''));
+
+    const bedroom = suggestions
+      .getByRole('listitem')
+      .filter({ hasText: /^Bedroom Lamp/ })
+      .first();
+    const bedroomId = await bedroom.getAttribute('data-suggestion');
+    const bedroomTitle = (await bedroom.locator('p').first().innerText()).split('\n')[0]!.trim();
+    await bedroom.getByRole('button', { name: /^Dismiss/ }).click();
+    await expect(suggestions.locator(`[data-suggestion="${bedroomId}"]`)).toHaveCount(0);
+    const dismissed = page.getByTestId('analytics-dismissed');
+    await expect(dismissed).toContainText('Dismissed (1)');
+    await dismissed.locator('summary').click();
+    await expect(dismissed.getByRole('listitem')).toHaveText(
+      bedroomTitle.replace(/\s*(Routine|Sequence)$/, ''),
+    );
+
+    await page.reload();
+    await expect(page.getByTestId('analytics-dismissed')).toContainText('Dismissed (1)', MINED);
+    await expect(
+      page.getByTestId('analytics-suggestions').locator(`[data-suggestion="${bedroomId}"]`),
+    ).toHaveCount(0);
+    // Created stays created.
+    await expect(
+      page.getByTestId('analytics-suggestions').getByRole('link', { name: /View in Automations/ }),
+    ).toHaveCount(1);
+  });
+
+  test('a member sees the patterns of what they may see, no person and no admin controls', async ({
+    page,
+    haAgent,
+  }) => {
+    await signInAs(page, haAgent, 'user');
+    await page.goto('/behavioral-analytics');
+    const routines = page.getByTestId('analytics-routines');
+    // Members see lights by default (HA member access), never people.
+    await expect(routines.locator('[data-entity="light.living_room_lamp"][data-state="on"]')).toBeVisible(
+      MINED,
+    );
+    await expect(routines.locator('[data-entity^="person."]')).toHaveCount(0);
+    await expect(routines.locator('[data-entity="switch.coffee_maker"]')).toHaveCount(0);
+    await expect(page.getByRole('tab', { name: 'Settings' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Mine now' })).toHaveCount(0);
+
+    await page.getByRole('tab', { name: 'Patterns' }).click();
+    await expect(page.getByTestId('analytics-heatmap')).toBeVisible();
+    await expect(page.getByLabel('Entity').locator('option[value^="person."]')).toHaveCount(0);
+    await expect(page.locator('main')).not.toContainText('Ada');
+
+    await page.getByRole('tab', { name: 'Predictions' }).click();
+    await expect(page.getByTestId('analytics-suggestions').getByRole('listitem').first()).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Create automation/ })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Dismiss/ })).toHaveCount(0);
+    await expect(page.locator('main')).not.toContainText('person.');
+  });
+
+  test('an admin keeps, excludes and deletes history from the settings', async ({ page, haAgent }) => {
+    await signInAs(page, haAgent, 'admin');
+    await page.goto('/behavioral-analytics#settings');
+    await expect(page.getByRole('tab', { name: 'Settings', selected: true })).toBeVisible();
+    const retention = page.getByLabel('Keep history for (days)');
+    await expect(retention).toHaveValue('90');
+    await retention.fill('0');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Keep between 1 and 3650 days.')).toBeVisible();
+    await retention.fill('120');
+    await page.getByLabel('Find an entity to exclude').fill('office fan');
+    await page.getByRole('button', { name: /Exclude Office Fan/ }).click();
+    await expect(page.getByRole('list', { name: 'Excluded entities' })).toContainText('switch.office_fan');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByText('Recording settings saved').first()).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel('Keep history for (days)')).toHaveValue('120');
+    await expect(page.getByRole('list', { name: 'Excluded entities' })).toContainText('switch.office_fan');
+
+    // Deleting asks first, and can be cancelled.
+    await page.getByRole('button', { name: 'Delete history…' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete all history?' });
+    await expect(confirm).toBeVisible();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+  });
+
+  test('the screen has no serious accessibility violations, in light and dark', async ({ page, haAgent }) => {
+    await signInAs(page, haAgent, 'admin');
+    // Each section once, half of them in each theme (four axe runs, not eight, on a shared machine).
+    const sections = [
+      { tab: 'Routines', ready: page.getByTestId('analytics-routines'), scheme: 'light' },
+      { tab: 'Patterns', ready: page.getByTestId('analytics-heatmap'), scheme: 'light' },
+      { tab: 'Predictions', ready: page.getByTestId('analytics-suggestions'), scheme: 'dark' },
+      { tab: 'Settings', ready: page.getByLabel('Keep history for (days)'), scheme: 'dark' },
+    ] as const;
+    await page.goto('/behavioral-analytics');
+    await expect(page.getByTestId('analytics-routines')).toBeVisible(MINED);
+    for (const { tab, ready, scheme } of sections) {
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.getByRole('tab', { name: tab }).click();
+      await expect(ready).toBeVisible();
+      await expectNoSeriousAxeViolations(page, `${tab} (${scheme})`);
+    }
   });
 });

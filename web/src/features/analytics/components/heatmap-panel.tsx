@@ -1,9 +1,10 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Grid3x3 } from 'lucide-react';
 import { Label } from '@/components/ui/label';
 import { Panel } from '@/components/ui/panel';
-import { useHeatmap, useRoutines } from '@/data/analytics';
+import { useHeatmap, useRoutines, useSequences } from '@/data/analytics';
+import { useAuth } from '@/features/auth';
 import { haEntitiesQueryOptions } from '@/features/home-assistant/api';
 import { cn } from '@/lib/utils';
 import { WEEKDAYS, WEEKDAYS_SHORT, busiestCell, heatCellWords, heatLevel, heatMax } from '../analytics-logic';
@@ -14,24 +15,38 @@ const LEVEL_CLASS = ['bg-muted', 'bg-primary/20', 'bg-primary/45', 'bg-primary/7
 
 const HOURS = Array.from({ length: 24 }, (_, h) => h);
 
-/** The entities a heatmap can be drawn for: those with routines first, then the rest of HA's. */
+/**
+ * The entities a heatmap can be drawn for: those with routines first, then, for admins, the rest of
+ * HA's. Members choose only among what the analytics answers already showed them (the agent scopes
+ * those to what they may see; HA's entity list is not scoped the same way).
+ */
 function useEntityChoices() {
+  const { isAdmin } = useAuth();
   const routines = useRoutines();
-  const ha = useQuery(haEntitiesQueryOptions());
-  return useMemo(() => {
-    const seen = new Map<string, { entityId: string; name: string; states: Set<string> }>();
-    for (const r of routines.data?.routines ?? []) {
-      const entry = seen.get(r.entityId) ?? { entityId: r.entityId, name: r.name, states: new Set<string>() };
-      entry.states.add(r.state);
-      seen.set(r.entityId, entry);
-    }
-    const withRoutines = [...seen.values()];
-    const others = (ha.data?.entities ?? [])
-      .filter((e) => !seen.has(e.entity_id))
-      .map((e) => ({ entityId: e.entity_id, name: e.name, states: new Set<string>() }))
-      .sort((a, b) => a.name.localeCompare(b.name));
-    return { withRoutines, others };
-  }, [routines.data, ha.data]);
+  const sequences = useSequences();
+  const ha = useQuery({ ...haEntitiesQueryOptions(), enabled: isAdmin });
+  // A few dozen entities: cheap enough to work out on every render.
+  const seen = new Map<string, { entityId: string; name: string; states: Set<string> }>();
+  for (const r of routines.data?.routines ?? []) {
+    const entry = seen.get(r.entityId) ?? { entityId: r.entityId, name: r.name, states: new Set<string>() };
+    entry.states.add(r.state);
+    seen.set(r.entityId, entry);
+  }
+  const withRoutines = [...seen.values()];
+  const others = new Map<string, { entityId: string; name: string; states: Set<string> }>();
+  const offer = (entityId: string, name: string) => {
+    if (!seen.has(entityId) && !others.has(entityId))
+      others.set(entityId, { entityId, name, states: new Set() });
+  };
+  for (const s of sequences.data?.sequences ?? []) {
+    offer(s.from.entityId, s.from.name);
+    offer(s.to.entityId, s.to.name);
+  }
+  if (isAdmin) for (const e of ha.data?.entities ?? []) offer(e.entity_id, e.name);
+  return {
+    withRoutines,
+    others: [...others.values()].sort((a, b) => a.name.localeCompare(b.name)),
+  };
 }
 
 /** Hour × weekday counts of one entity's changes: when in the week it usually moves. */

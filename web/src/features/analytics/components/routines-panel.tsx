@@ -35,6 +35,7 @@ export function RoutinesPanel({ stage }: { stage: HistoryStage | null }) {
                 <li
                   key={routine.id}
                   data-entity={routine.entityId}
+                  data-state={routine.state}
                   className="grid gap-2 p-3 text-sm sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center"
                 >
                   <div className="min-w-0 space-y-1">

@@ -63,13 +63,12 @@ function SettingsForm({ saved }: { saved: AnalyticsSettings }) {
         e.preventDefault();
         setTouched(true);
         if (!parsed.ok) return;
-        save.mutate(
-          { retentionDays: parsed.days, excludedEntities: excluded },
-          {
-            onSuccess: () => toast({ title: 'Recording settings saved' }),
-            onError: (error) =>
-              toast({ title: 'Could not save', description: errorMessage(error), variant: 'destructive' }),
-          },
+        // mutateAsync: a save makes the settings answer new, which remounts this form (its key), and
+        // react-query drops the callbacks of an unmounted mutate.
+        save.mutateAsync({ retentionDays: parsed.days, excludedEntities: excluded }).then(
+          () => toast({ title: 'Recording settings saved' }),
+          (error: unknown) =>
+            toast({ title: 'Could not save', description: errorMessage(error), variant: 'destructive' }),
         );
       }}
     >
