@@ -14,8 +14,13 @@ import { dayKindOf, hadData, type Prepared } from './prepared.js';
  *    standard deviation its spread.
  * 3. Support = days seen / days observed of that kind, where observed days are the days the log
  *    covers minus days the home recorded nothing at all (the hub was off: not the routine's fault).
- * 4. A weekday and a weekend routine at nearly the same time and support are one 'all' routine;
- *    otherwise they stay split (a light on at 07:00 on weekdays, at 09:00 at weekends).
+ * 4. Not chance: an entity that changes fifteen times a day is near any time on most days. With
+ *    λ its changes to that state per observed day, chance puts one within ±h of a time on
+ *    1 − exp(−λ · 2h / 1440) of the days (h = 2.5 × spread, at least 10 min); a routine must be
+ *    seen within ±h at least MIN_LIFT times as often as that.
+ * 5. A weekday and a weekend routine at nearly the same time and support (within three standard
+ *    errors of each other) are one 'all' routine; otherwise they stay split (a light on at 07:00
+ *    on weekdays, at 09:00 at weekends).
  */
 
 /** Occurrences further than this from the usual time are not that routine (minutes). */
@@ -24,11 +29,15 @@ export const ROUTINE_WINDOW = 60;
 export const MIN_SUPPORT = 0.5;
 /** …on at least this many days… */
 export const MIN_DAYS_SEEN = 4;
-/** …within this circular standard deviation (minutes); looser is a habit, not a routine. */
-export const MAX_SPREAD = 30;
+/**
+ * …within this circular standard deviation (minutes). Occurrences spread evenly over the ±60 min
+ * window have 35 min: a spread near that says nothing is concentrated at the time.
+ */
+export const MAX_SPREAD = 20;
+/** …and at least this many times as often as chance would put it there. */
+export const MIN_LIFT = 3;
 /** Weekday and weekend times closer than this (minutes) with similar support are one routine. */
 const SAME_TIME = 30;
-const SAME_SUPPORT = 0.25;
 /** Weaker candidates are kept only to decide whether a weekday and a weekend routine are one. */
 const CANDIDATE_SUPPORT = 0.25;
 const MAX_PEAKS = 6;
@@ -57,6 +66,8 @@ interface Stats {
   daysSeen: number;
   daysObserved: number;
   support: number;
+  /** Days seen within ±h of the mean (h = 2.5 × spread, ≥ 10 min) / observed, over chance. */
+  lift: number;
 }
 
 /** Circular smoothing: three passes of a box filter (prefix sums) over the 1,440 minutes. */
@@ -150,7 +161,21 @@ function statsAround(
   if (daysSeen === 0 || daysObserved === 0) return null;
   const times = scratch.touched.map((slot) => center + scratch.deltaAt(slot));
   const { mean, spread } = circularStats(times);
-  return { kind, mean, spread, daysSeen, daysObserved, support: Math.min(1, daysSeen / daysObserved) };
+  const h = Math.max(10, 2.5 * spread);
+  const within = times.filter((t) => Math.abs(circularDelta(t, mean)) <= h).length;
+  const rate = perDay(p, events, kind);
+  const chance = 1 - Math.exp((-rate * 2 * h) / MINUTES_PER_DAY);
+  const lift = chance > 0 ? within / daysObserved / chance : Infinity;
+  return { kind, mean, spread, daysSeen, daysObserved, support: Math.min(1, daysSeen / daysObserved), lift };
+}
+
+/** Changes per observed day of the kind. */
+function perDay(p: Prepared, events: readonly number[], kind: DayKind): number {
+  let n = 0;
+  for (const i of events) {
+    if (hadData(p, p.day[i]!) && (kind === 'all' || dayKindOf(p.day[i]!) === kind)) n++;
+  }
+  return n / Math.max(1, p.observed[kind]);
 }
 
 /** Stats at a peak, then once more centred on their mean (a peak of the density is only near it). */
@@ -161,7 +186,16 @@ function refined(p: Prepared, events: readonly number[], peak: number, kind: Day
 }
 
 function qualifies(s: Stats): boolean {
-  return s.support >= MIN_SUPPORT && s.daysSeen >= MIN_DAYS_SEEN && s.spread <= MAX_SPREAD;
+  return (
+    s.support >= MIN_SUPPORT && s.daysSeen >= MIN_DAYS_SEEN && s.spread <= MAX_SPREAD && s.lift >= MIN_LIFT
+  );
+}
+
+/** Whether weekday and weekend support differ by more than chance (three standard errors, ≥ 0.2). */
+function sameSupport(a: Stats, b: Stats): boolean {
+  const pooled = (a.daysSeen + b.daysSeen) / (a.daysObserved + b.daysObserved);
+  const se = Math.sqrt(pooled * (1 - pooled) * (1 / a.daysObserved + 1 / b.daysObserved));
+  return Math.abs(a.support - b.support) <= Math.max(0.2, 3 * se);
 }
 
 /** Mines the routines of every entity; ordered by time of day, then entity, state and days. */
@@ -211,7 +245,7 @@ export function mineRoutines(p: Prepared): Routine[] {
           (c) =>
             !weekendUsed.has(c) &&
             Math.abs(circularDelta(c.mean, wd.mean)) <= SAME_TIME &&
-            Math.abs(c.support - wd.support) <= SAME_SUPPORT,
+            sameSupport(c, wd),
         );
         if (we) {
           const center = Math.round(circularStats([wd.mean, we.mean]).mean) % MINUTES_PER_DAY;
