@@ -1,6 +1,7 @@
 import { test as base } from '@playwright/test';
 import { startAgent, type RunningAgent } from '../support/agent.js';
 import { startHomeAssistantSim, type HomeAssistantSim } from '../fixtures/home-assistant-sim.js';
+import { generateHousehold } from '../fixtures/household-generator.js';
 import { expectNoSeriousAxeViolations } from './axe.js';
 import { createAccount, signIn, type Account } from './shell-helpers.js';
 import { test as hubTest, expect, skipFirstBootWizard } from './support.js';
@@ -46,50 +47,47 @@ function localAt(now: number, daysAgo: number, minute: number): number {
   return local - zoneOffset(local - zoneOffset(local));
 }
 
-/** Monday–Friday in the zone. */
-function isWeekday(now: number, daysAgo: number): boolean {
-  const day = new Date(localMidnight(now, daysAgo)).getUTCDay();
-  return day >= 1 && day <= 5;
-}
-
-/** Deterministic jitter of a few minutes, different per day and habit. */
+/** Deterministic jitter of a few minutes, different per day. */
 const jitter = (day: number, habit: number) => ((day * 7 + habit * 13) % 11) - 5;
 
 /** The local minute of the day of an instant. */
 const localMinute = (at: number) => Math.floor(((at + zoneOffset(at)) % DAY) / MINUTE);
 
+/** "light.living_room" → "Living Room Light"; "person.alice" → "Alice". */
+function friendlyName(entityId: string): string {
+  const [domain, object] = entityId.split('.') as [string, string];
+  const words = object.replace(/_/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase());
+  return domain === 'light' ? `${words} Light` : words;
+}
+
 /**
- * Five weeks of a small home: the bedroom lamp goes on half an hour from now every day (so the next
- * hour has a prediction), the living room lamp at 20:10, the coffee maker on weekdays at 06:45,
- * Ada comes home at 17:30, and the kitchen light follows the front door unlocking by 40 s.
+ * Five weeks of the seeded synthetic household (tests/fixtures/household-generator.ts: planted
+ * daily, weekday and weekend routines, sequences, arrivals of person.alice and person.bob, noise and
+ * missing days) ending yesterday, loaded into the simulator's recorder; plus the simulator's bedroom
+ * lamp going on half an hour from now every day, so the next hour always has a prediction.
  */
-function plantHabits(sim: HomeAssistantSim) {
+function plantHousehold(sim: HomeAssistantSim) {
   const now = Date.now();
-  sim.setState('person.ada', 'home', { friendly_name: 'Ada' });
-  const soon = localMinute(now + 30 * MINUTE);
+  const start = new Date(localMidnight(now, HISTORY_DAYS)).toISOString().slice(0, 10);
+  const household = generateHousehold({ seed: 16, weeks: HISTORY_DAYS / 7, timeZone: HA_ZONE, start });
   const rows = new Map<string, Array<{ state: string; at: number }>>();
-  const add = (entityId: string, state: string, at: number) => {
-    if (!rows.has(entityId)) rows.set(entityId, []);
-    rows.get(entityId)!.push({ state, at });
-  };
-  for (let d = HISTORY_DAYS; d >= 1; d--) {
-    add('light.bedroom_lamp', 'on', localAt(now, d, soon + jitter(d, 1)));
-    add('light.bedroom_lamp', 'off', localAt(now, d, soon + 90 + jitter(d, 2)));
-    add('light.living_room_lamp', 'on', localAt(now, d, 20 * 60 + 10 + jitter(d, 3)));
-    add('light.living_room_lamp', 'off', localAt(now, d, 23 * 60 + jitter(d, 4)));
-    if (isWeekday(now, d)) {
-      add('switch.coffee_maker', 'on', localAt(now, d, 6 * 60 + 45 + jitter(d, 5)));
-      add('switch.coffee_maker', 'off', localAt(now, d, 7 * 60 + 15 + jitter(d, 6)));
-    }
-    add('person.ada', 'not_home', localAt(now, d, 8 * 60 + jitter(d, 7)));
-    add('person.ada', 'home', localAt(now, d, 17 * 60 + 30 + jitter(d, 8)));
-    const door = localAt(now, d, 18 * 60 + jitter(d, 9));
-    add('lock.front_door', 'unlocked', door);
-    add('light.kitchen_ceiling', 'on', door + 40_000);
-    add('lock.front_door', 'locked', door + 3 * MINUTE);
-    add('light.kitchen_ceiling', 'off', localAt(now, d, 22 * 60 + jitter(d, 10)));
+  for (const change of household.changes) {
+    if (!rows.has(change.entityId)) rows.set(change.entityId, []);
+    rows.get(change.entityId)!.push({ state: change.state, at: change.at });
   }
-  for (const [entityId, list] of rows) sim.seedHistory(entityId, list);
+  const soon = localMinute(now + 30 * MINUTE);
+  const lamp: Array<{ state: string; at: number }> = [];
+  for (let d = HISTORY_DAYS; d >= 1; d--) {
+    lamp.push({ state: 'on', at: localAt(now, d, soon + jitter(d, 1)) });
+    lamp.push({ state: 'off', at: localAt(now, d, soon + 90 + jitter(d, 2)) });
+  }
+  rows.set('light.bedroom_lamp', lamp);
+  for (const [entityId, list] of rows) {
+    // Entities the simulator lacks come into being with their last state, as HA would show them.
+    if (!sim.getState(entityId))
+      sim.setState(entityId, list.at(-1)!.state, { friendly_name: friendlyName(entityId) });
+    sim.seedHistory(entityId, list);
+  }
 }
 
 /** A simulator with the planted history, and an agent connected to it that backfills and mines it. */
@@ -98,7 +96,7 @@ const test = base.extend<object, { sim: HomeAssistantSim; haAgent: RunningAgent 
     // eslint-disable-next-line no-empty-pattern -- Playwright fixtures take their dependencies by destructuring
     async ({}, use) => {
       const sim = await startHomeAssistantSim();
-      plantHabits(sim);
+      plantHousehold(sim);
       await use(sim);
       await sim.stop();
     },
@@ -177,9 +175,11 @@ test.describe('with history', () => {
 
     // Routines, with support in words and a confidence meter.
     const routines = page.getByTestId('analytics-routines');
-    const lamp = routines.locator('[data-entity="light.living_room_lamp"][data-state="on"]');
-    await expect(lamp).toContainText('Living Room Lamp', MINED);
-    await expect(lamp).toContainText(/Usually at 20:(0\d|1\d)/);
+    const lamp = routines.locator('[data-entity="light.porch"][data-state="on"]');
+    await expect(lamp).toContainText('Porch Light', MINED);
+    // Planted at 18:30 with ±10 min of jitter.
+    await expect(lamp).toContainText(/Usually at 18:[234]\d/);
+    await expect(lamp).toContainText('Every day');
     await expect(lamp).toContainText(/seen on \d+ of \d+ days/);
     await expect(lamp.getByRole('meter').first()).toHaveAttribute('aria-valuenow', /\d+/);
     const coffee = routines.locator('[data-entity="switch.coffee_maker"][data-state="on"]');
@@ -188,13 +188,12 @@ test.describe('with history', () => {
     // /pattern-analysis opens on the patterns: the heatmap of a chosen entity.
     await page.goto('/pattern-analysis');
     await expect(page.getByRole('tab', { name: 'Patterns', selected: true })).toBeVisible();
-    await page.getByLabel('Entity').selectOption('light.living_room_lamp');
+    await page.getByLabel('Entity').selectOption('light.porch');
     const heatmap = page.getByTestId('analytics-heatmap');
-    await expect(heatmap.locator('caption')).toContainText('Living Room Lamp');
-    // Every weekday has the 20:00 hour lit; 04:00 never is.
+    await expect(heatmap.locator('caption')).toContainText('Porch Light');
+    // Every weekday has the 18:00 hour lit.
     for (const day of ['Monday', 'Thursday', 'Sunday']) {
-      await expect(heatmap.locator(`td[title^="${day} 20:00–21:00"]`)).not.toHaveAttribute('data-count', '0');
-      await expect(heatmap.locator(`td[title^="${day} 04:00–05:00"]`)).toHaveAttribute('data-count', '0');
+      await expect(heatmap.locator(`td[title^="${day} 18:00–19:00"]`)).not.toHaveAttribute('data-count', '0');
     }
     await expect(heatmap.getByRole('columnheader', { name: '12:00' })).toBeVisible();
     await expect(heatmap.getByRole('rowheader', { name: 'Mon' })).toBeVisible();
@@ -204,15 +203,15 @@ test.describe('with history', () => {
     await page.getByLabel('Day', { exact: true }).fill(yesterday);
     const timeline = page.getByTestId('analytics-timeline');
     await expect(timeline.getByRole('list', { name: `Changes on ${yesterday}` })).toBeVisible();
-    await expect(timeline).toContainText('Living Room Lamp');
-    await expect(timeline).toContainText(/20:\d\d on/);
+    await expect(timeline).toContainText('Porch Light');
+    await expect(timeline).toContainText(/18:\d\d on/);
 
-    // The sequence: the front door unlocks, the kitchen light follows within a minute.
+    // The planted sequence: the front door opens, the hallway light follows 15–90 s later.
     const sequences = page.getByTestId('analytics-sequences');
     const row = sequences
       .getByRole('row')
       .filter({ hasText: 'Front Door' })
-      .filter({ hasText: 'Kitchen Ceiling' });
+      .filter({ hasText: 'Hallway Light' });
     await expect(row.first()).toContainText(/\d+ s/);
     await expect(row.first()).toContainText('×');
 
@@ -235,7 +234,7 @@ test.describe('with history', () => {
     const suggestions = page.getByTestId('analytics-suggestions');
     const living = suggestions
       .getByRole('listitem')
-      .filter({ hasText: /^Living Room Lamp/ })
+      .filter({ hasText: /^Porch Light turns on/ })
       .first();
     await expect(living).toBeVisible(MINED);
 
@@ -291,9 +290,7 @@ test.describe('with history', () => {
     await page.goto('/behavioral-analytics');
     const routines = page.getByTestId('analytics-routines');
     // Members see lights by default (HA member access), never people.
-    await expect(routines.locator('[data-entity="light.living_room_lamp"][data-state="on"]')).toBeVisible(
-      MINED,
-    );
+    await expect(routines.locator('[data-entity="light.porch"][data-state="on"]')).toBeVisible(MINED);
     await expect(routines.locator('[data-entity^="person."]')).toHaveCount(0);
     await expect(routines.locator('[data-entity="switch.coffee_maker"]')).toHaveCount(0);
     await expect(page.getByRole('tab', { name: 'Settings' })).toHaveCount(0);
@@ -302,7 +299,7 @@ test.describe('with history', () => {
     await page.getByRole('tab', { name: 'Patterns' }).click();
     await expect(page.getByTestId('analytics-heatmap')).toBeVisible();
     await expect(page.getByLabel('Entity').locator('option[value^="person."]')).toHaveCount(0);
-    await expect(page.locator('main')).not.toContainText('Ada');
+    await expect(page.locator('main')).not.toContainText('Alice');
 
     await page.getByRole('tab', { name: 'Predictions' }).click();
     await expect(page.getByTestId('analytics-suggestions').getByRole('listitem').first()).toBeVisible();
