@@ -154,7 +154,7 @@ function HeatGrid({
         className="overflow-x-auto rounded-md outline-none focus-visible:ring-2 focus-visible:ring-ring"
       >
         <table
-          className="w-full min-w-[40rem] border-separate border-spacing-0.5 text-xs"
+          className="w-full min-w-[40rem] table-fixed border-separate border-spacing-0.5 text-xs"
           data-testid="analytics-heatmap"
         >
           <caption className="sr-only">{caption}</caption>
