@@ -344,13 +344,18 @@ test.describe('with history', () => {
       { tab: 'Predictions', ready: page.getByTestId('analytics-suggestions'), scheme: 'dark' },
       { tab: 'Settings', ready: page.getByLabel('Keep history for (days)'), scheme: 'dark' },
     ] as const;
-    await page.goto('/behavioral-analytics');
-    await expect(page.getByTestId('analytics-routines')).toBeVisible(MINED);
-    for (const { tab, ready, scheme } of sections) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.getByRole('tab', { name: tab }).click();
-      await expect(ready).toBeVisible();
-      await expectNoSeriousAxeViolations(page, `${tab} (${scheme})`);
+    for (const theme of ['light', 'dark'] as const) {
+      // The console picks its theme from the system's preference when the page loads.
+      await page.emulateMedia({ colorScheme: theme });
+      await page.goto('/behavioral-analytics');
+      if (theme === 'dark') await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+      else await expect(page.locator('html')).not.toHaveClass(/\bdark\b/);
+      await expect(page.getByTestId('analytics-routines')).toBeVisible(MINED);
+      for (const { tab, ready, scheme } of sections.filter((s) => s.scheme === theme)) {
+        await page.getByRole('tab', { name: tab }).click();
+        await expect(ready).toBeVisible();
+        await expectNoSeriousAxeViolations(page, `${tab} (${scheme})`);
+      }
     }
   });
 });
