@@ -177,15 +177,6 @@ test.describe('signed in', () => {
     });
   }
 
-  test('a screen that is not built says so and links to built pages', async ({ page }) => {
-    await page.goto('/ha-pattern-predictor');
-    const main = page.locator('main');
-    await expect(main.getByText('This screen is not built yet.')).toBeVisible();
-    await expect(main.getByRole('link', { name: 'Pricing' })).toHaveAttribute('href', '/pricing');
-    // Its own words invent no figures.
-    expect(await main.getByRole('heading', { level: 1 }).innerText()).not.toMatch(/\d/);
-  });
-
   test('/auth sends a signed-in user to /dashboard', async ({ page }) => {
     await page.goto('/auth');
     await expect(page).toHaveURL(/\/dashboard$/);

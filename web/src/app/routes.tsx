@@ -1,5 +1,5 @@
 import { FOOTER_LINKS, PRIMARY_NAV, TOOL_GROUPS, USER_MENU } from '@/features/navigation/nav-items';
-import { notBuilt, screen, type ScreenDef } from './screen';
+import { screen, type ScreenDef } from './screen';
 
 /**
  * Every screen of the console (spec §2), one line each. To put a real screen in place of a
@@ -7,7 +7,6 @@ import { notBuilt, screen, type ScreenDef } from './screen';
  *   key: screen('Title', async () => (await import('@/features/<f>/components/<page>')).SomePage),
  * and every path that uses the key follows.
  */
-const todo = (title: string, description: string) => notBuilt(title, description, builtLinks);
 
 export const screens = {
   // Visitors (and everyone)
@@ -92,9 +91,9 @@ export const screens = {
     'HA Connection Test',
     async () => (await import('@/features/home-assistant')).ConnectionTestPage,
   ),
-  analytics: todo(
+  analytics: screen(
     'Behavioral Intelligence',
-    "Patterns in your home's activity from Home Assistant's history, and the predictions drawn from them.",
+    async () => (await import('@/features/analytics')).AnalyticsPage,
   ),
   homeAssistant: screen('HA Devices', async () => (await import('@/features/home-assistant')).HaDevicesPage),
   homeAssistantDevices: screen(
