@@ -645,6 +645,7 @@ function apiRoutes(
     log: deps.log,
     now: deps.now,
     onShutdown: deps.onShutdown,
+    plan: planLimits,
   });
   const haDevices = createDevicesService({
     connection: homeAssistant.connection,

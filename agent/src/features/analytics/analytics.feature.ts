@@ -24,6 +24,7 @@ export function startAnalytics(deps: {
   now?: () => number;
   onShutdown?: (stop: () => void) => void;
   runMine?: MineRunner;
+  plan?: { checkEntities(entityIds: string[]): void };
 }) {
   const store = createEventStore(deps.db);
   const settings = createAnalyticsSettings(deps.settings);

@@ -27,6 +27,7 @@ import type { MiningRequest } from './mining.worker.js';
 import { heatmapOf } from './mining/index.js';
 import type { MiningResult } from './mining/types.js';
 import type { AnalyticsSettingsStore, Recorder } from './recorder.js';
+import { actedOnEntities, decisionFor } from './suggestion-decisions.js';
 
 const MINE_EVERY_MS = 10 * 60_000;
 const HOUR_MS = 3_600_000;
@@ -127,6 +128,8 @@ export function createAnalyticsService(deps: {
   now?: () => number;
   runMine?: MineRunner;
   mineEveryMs?: number;
+  /** The plan's Home Assistant entity allowance for automations (features/subscription/plan-limits.ts). */
+  plan?: { checkEntities(entityIds: string[]): void };
 }) {
   const now = deps.now ?? Date.now;
   const log = deps.log.child({ feature: 'analytics' });
@@ -243,10 +246,11 @@ export function createAnalyticsService(deps: {
         .map((s) => s.id),
     );
     const decided = decisions();
+    const current = new Set(last.result.suggestions.map((s) => s.id));
     return last.result.suggestions
       .filter((s) => (s.patternKind === 'routine' ? routines : sequences).has(s.patternId))
       .map((s) => {
-        const decision = decided.get(s.id);
+        const decision = decisionFor(s.id, decided, current);
         return decision ? { ...s, status: decision.status, automationId: decision.automationId } : s;
       });
   }
@@ -413,6 +417,8 @@ export function createAnalyticsService(deps: {
       if (connection.state !== 'connected') {
         throw conflict('Home Assistant is not connected; connect it to create automations');
       }
+      // An automation the hub makes acts on entities: the plan's allowance applies, as for flows.
+      deps.plan?.checkEntities(actedOnEntities(suggestion.automation));
       let automationId: string;
       try {
         const created = await deps.automations.create({ config: suggestion.automation });
