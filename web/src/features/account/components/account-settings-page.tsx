@@ -9,6 +9,7 @@ import { ProfileCard } from './profile-card';
 import { TwoFactorCard } from './two-factor-card';
 import { SessionsCard } from './sessions-card';
 import { ReauthProvider } from '../reauth/reauth';
+import { RelatedLinks } from '@/components/related-links';
 
 /** /settings: who you are on this hub, your password, your second factor, your passkeys and where you are signed in. */
 export function AccountSettingsPage() {
@@ -30,6 +31,7 @@ export function AccountSettingsPage() {
           </Link>
           .
         </p>
+        <RelatedLinks links={[{ label: 'Test a two-factor code', href: '/2fa-test' }]} />
       </header>
 
       {/* The provider keeps the last known user when a re-check fails, so the error only matters without one. */}

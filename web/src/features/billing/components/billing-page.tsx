@@ -26,6 +26,7 @@ import { Fact, Facts } from './facts';
 import { GraceBanner } from './grace-banner';
 import { LimitBars } from './limit-bars';
 import { UsageChart } from './usage-chart';
+import { RelatedLinks } from '@/components/related-links';
 
 /** /billing (issue 22): the plan in force, its licence, this month's use and the last 30 days. */
 export function BillingPage() {
@@ -39,6 +40,7 @@ export function BillingPage() {
             Your plan, its licence and this month&apos;s use. Plans are licences checked on the hub itself: it
             never needs to call anyone.
           </p>
+          <RelatedLinks links={[{ label: 'Activate a licence key', href: '/nexus-activation' }]} />
         </div>
         <div className="flex flex-wrap gap-2">
           <Button asChild>

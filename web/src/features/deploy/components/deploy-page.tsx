@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { Cpu, ExternalLink, FileCode2, LayoutGrid, Rocket } from 'lucide-react';
 import type { CatalogAppView, CatalogField } from '@nexus/agent/contract';
 import { Badge } from '@/components/ui/badge';
@@ -130,7 +130,16 @@ function AppDeployDialog({ app, onClose }: { app: CatalogAppView; onClose: () =>
 
 function CatalogTab({ canAct }: { canAct: boolean }) {
   const catalog = useQuery(catalogQueryOptions());
-  const [open, setOpen] = useState<CatalogAppView | null>(null);
+  const [chosen, setChosen] = useState<CatalogAppView | null>(null);
+  // ?app=<id> (other screens' "Deploy Ollama" and the like) opens that app's dialog once.
+  const wantedId = new URLSearchParams(useSearch()).get('app');
+  const [linkDismissed, setLinkDismissed] = useState(false);
+  const linked = canAct && !linkDismissed ? catalog.data?.find((a) => a.id === wantedId) : undefined;
+  const open = chosen ?? linked ?? null;
+  const setOpen = (app: CatalogAppView | null) => {
+    setChosen(app);
+    setLinkDismissed(true);
+  };
   if (catalog.isPending) {
     return (
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">

@@ -17,6 +17,7 @@ import { useAuth } from '@/features/auth';
 import { flowsQueryOptions, useCreateFlow } from '../api';
 import { HomeNetworkAccessCard } from './home-network-card';
 import { RunStatusPill } from './run-view';
+import { RelatedLinks } from '@/components/related-links';
 
 export const builderPath = (id: number) => `/advanced-pipeline?flow=${id}`;
 
@@ -51,6 +52,12 @@ export function GalleryPage() {
             Build AI flows: a trigger (voice, API, schedule or webhook), then stages that listen, think and
             act.
           </p>
+          <RelatedLinks
+            links={[
+              { label: 'Advanced pipeline', href: '/advanced-pipeline' },
+              { label: 'Session simulations', href: '/session-simulations' },
+            ]}
+          />
         </div>
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" asChild>
@@ -143,6 +150,19 @@ export function GalleryPage() {
                   <CardTitle>{template.title}</CardTitle>
                   <CardDescription>{template.summary}</CardDescription>
                 </CardHeader>
+                {/* On a fresh hub a template's first run fails without these: say so before, with the fix. */}
+                <CardContent className="text-sm">
+                  <p className="text-muted-foreground">Needs:</p>
+                  <ul className="grid gap-0.5">
+                    {template.needs.map((need) => (
+                      <li key={need.href}>
+                        <Link href={need.href} className="text-primary underline-offset-4 hover:underline">
+                          {need.label}
+                        </Link>
+                      </li>
+                    ))}
+                  </ul>
+                </CardContent>
                 <CardFooter>
                   <Button
                     variant="outline"

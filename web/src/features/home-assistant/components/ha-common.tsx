@@ -121,7 +121,10 @@ export function ConnectionBanner({ status }: { status: HaStatus | undefined }) {
       <Alert variant="warning">
         <AlertCircle aria-hidden="true" />
         <AlertTitle>Home Assistant is degraded</AlertTitle>
-        <AlertDescription>{status.message}</AlertDescription>
+        <AlertDescription>
+          <p>{status.message}</p>
+          {setup}
+        </AlertDescription>
       </Alert>
     );
   }
@@ -138,6 +141,8 @@ export function ConnectionBanner({ status }: { status: HaStatus | undefined }) {
         ) : status.state === 'reconnecting' ? (
           <p>The hub reconnects on its own; what you see below may be out of date.</p>
         ) : null}
+        {/* A wrong address or a moved Home Assistant is fixed in its settings (issue 21: no dead end). */}
+        {status.state === 'connecting' ? null : setup}
       </AlertDescription>
     </Alert>
   );

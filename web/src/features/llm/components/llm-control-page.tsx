@@ -4,6 +4,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/features/auth';
 import { SpeechPanel } from '@/features/speech';
 import { ChatPanel } from './chat-panel';
+import { OllamaOfflineAlert } from './deploy-ollama';
 import { ModelsPanel } from './models-panel';
 import { PipelinePanel } from './pipeline-panel';
 import { ProvidersPanel } from './providers-panel';
@@ -56,6 +57,7 @@ function LlmControlTabs({ path }: { path: string }) {
           task.
         </p>
       </header>
+      <OllamaOfflineAlert />
       <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)} className="grid gap-4">
         <TabsList className="justify-self-start">
           <TabsTrigger value="chat">Chat</TabsTrigger>

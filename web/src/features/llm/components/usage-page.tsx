@@ -7,6 +7,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { usageQueryOptions } from '../api';
 import { byModel, byUser, grandTotal, messagesByDay, type Total } from '../usage-series';
 import { EmptyState, LoadError, RowsSkeleton, Section } from './section';
+import { RelatedLinks } from '@/components/related-links';
 
 const WINDOWS = [7, 30, 90] as const;
 /** Chart colours: the theme's tokens first, then hues that read on both backgrounds. */
@@ -42,6 +43,7 @@ export function UsagePage() {
             Every answered AI message, by day, person and model.
             {usage.data?.scope === 'own' ? ' You see your own use; admins see everyone’s.' : ''}
           </p>
+          <RelatedLinks links={[{ label: 'How tokens are counted', href: '/tokenization-demo' }]} />
         </div>
         <div role="group" aria-label="Time window" className="flex gap-1 rounded-lg bg-muted p-1">
           {WINDOWS.map((d) => (

@@ -17,6 +17,7 @@ import { ReportingSummary, SatelliteListStates } from './satellite-list-states';
 import { SignalChart } from './signal-chart';
 import { SourceBadge } from './source-badge';
 import { SourceNotices } from './source-notices';
+import { RelatedLinks } from '@/components/related-links';
 
 /**
  * /satellite-management: every satellite the hub knows, merged from Home Assistant (Voice PE,
@@ -41,6 +42,7 @@ export function SatelliteManagementPage() {
             </Link>
             ).
           </p>
+          <RelatedLinks links={[{ label: 'Satellite1 control', href: '/sat1-control' }]} />
         </div>
         {isAdmin ? (
           <div className="flex flex-wrap gap-2">

@@ -18,6 +18,7 @@ import { errorMessage } from '@/lib/request';
 import { useCreateWakeWord, useDeleteWakeWord, useUpdateWakeWord, wakeWordsQueryOptions } from '../api';
 import { ExportPanel } from './export-panel';
 import { SamplesPanel } from './samples-panel';
+import { RelatedLinks } from '@/components/related-links';
 
 /** /wake-words: the wake words, their progress by device and speaker, their samples and exports. */
 export function WakeWordsPage() {
@@ -37,6 +38,13 @@ export function WakeWordsPage() {
             Test a microphone
           </Link>
         </p>
+        <RelatedLinks
+          links={[
+            { label: 'Model training', href: '/wake-word-training' },
+            { label: 'Microphone diagnostics', href: '/mic-diagnostic' },
+            { label: 'Crowdsourcing', href: '/crowdsource' },
+          ]}
+        />
       </header>
 
       {isAdmin ? <CreateWakeWordForm /> : null}
