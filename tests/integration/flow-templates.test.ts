@@ -41,11 +41,16 @@ describe('every FlowForge template on a fresh hub', () => {
         template.flow.trigger.type === 'voice'
           ? await fetch(`${agent.url}/api/flows/${id}/run?wait=true`, {
               method: 'POST',
-              headers: { 'content-type': 'audio/wav', cookie: `nexus_session=${owner.cookie('nexus_session')}` },
+              headers: {
+                'content-type': 'audio/wav',
+                cookie: `nexus_session=${owner.cookie('nexus_session')}`,
+              },
               // A spoken command, so the run gets past the silence trim to the services.
               body: fs.readFileSync(recordings.speak('turn on the kitchen light')),
             }).then(async (res) => ({ status: res.status, text: '', json: (await res.json()) as any }))
-          : await owner.post(`/api/flows/${id}/run?wait=true`, { input: { text: 'The boiler was serviced.' } });
+          : await owner.post(`/api/flows/${id}/run?wait=true`, {
+              input: { text: 'The boiler was serviced.' },
+            });
       expect(run.status, JSON.stringify(run.json)).toBe(200);
       if (run.json.status === 'succeeded') return;
       expect(run.json.status).toBe('failed');

@@ -1,4 +1,10 @@
-import { FLOW_SERVICES, type FlowRun, type FlowService, type Stage, type StageRun } from '../../contract/flows.js';
+import {
+  FLOW_SERVICES,
+  type FlowRun,
+  type FlowService,
+  type Stage,
+  type StageRun,
+} from '../../contract/flows.js';
 import { HttpError } from '../../lib/http-error.js';
 import { matchesPattern } from './flow-pattern.js';
 import { renderJsonTemplate, renderTemplate } from './flow-template.js';
@@ -54,12 +60,16 @@ export const secretKey = (stageId: string, header: string) => `${stageId}\n${hea
  */
 function withFix(service: FlowService, alsoFor: readonly number[] = []) {
   return (error: unknown): never => {
-    if (error instanceof HttpError && (error.status >= 502 || alsoFor.includes(error.status))) {
-      const message = `${error.message.replace(/\.$/, '')}. Needs ${service.label}: set it up at ${service.href}`;
-      throw new HttpError(error.status, message, error.details, error.headers);
-    }
-    throw error;
+    throw fixHint(service, error, alsoFor);
   };
+}
+
+function fixHint(service: FlowService, error: unknown, alsoFor: readonly number[] = []): unknown {
+  if (error instanceof HttpError && (error.status >= 502 || alsoFor.includes(error.status))) {
+    const message = `${error.message.replace(/\.$/, '')}. Needs ${service.label}: set it up at ${service.href}`;
+    return new HttpError(error.status, message, error.details, error.headers);
+  }
+  return error;
 }
 
 function needAudio(state: RunState): Buffer {
@@ -154,8 +164,9 @@ export async function executeStage(stage: Stage, context: unknown, env: StageEnv
       };
     }
     case 'llm': {
-      if (!ports.llm) withFix(FLOW_SERVICES.llm)(new HttpError(503, 'The language model is not available'));
-      const llm = ports.llm!;
+      if (!ports.llm)
+        throw fixHint(FLOW_SERVICES.llm, new HttpError(503, 'The language model is not available'));
+      const llm = ports.llm;
       const prompt = render(stage.config.prompt) ?? '';
       const system = render(stage.config.system) || undefined;
       const model = stage.config.model || undefined;
@@ -182,8 +193,10 @@ export async function executeStage(stage: Stage, context: unknown, env: StageEnv
       return { input: { prompt, system, model: stage.config.model, task }, output: result };
     }
     case 'ha_call': {
-      if (!ports.homeAssistant) withFix(FLOW_SERVICES.homeAssistant)(new HttpError(503, 'Home Assistant is not available'));
-      const homeAssistant = ports.homeAssistant!;
+      if (!ports.homeAssistant) {
+        throw fixHint(FLOW_SERVICES.homeAssistant, new HttpError(503, 'Home Assistant is not available'));
+      }
+      const homeAssistant = ports.homeAssistant;
       const entityIds = (render(stage.config.entityId) ?? '')
         .split(',')
         .map((s) => s.trim())

@@ -55,7 +55,9 @@ export function setupRoutes(service: SetupService, deps: SetupRouteDeps) {
       // Multipart `file` and `passphrase`; 409 once the hub has an account.
       .post('/restore', requireLocalClient, async (c) => c.json(await deps.restore(c), 202))
       // Every signed-in person sees the hub's name in the header; strangers do not learn it.
-      .get('/identity', requireUser, (c) => c.json({ hubName: service.identity().hubName } satisfies HubIdentityView))
+      .get('/identity', requireUser, (c) =>
+        c.json({ hubName: service.identity().hubName } satisfies HubIdentityView),
+      )
       // The rest of the wizard runs as the owner (or another admin).
       .get('/progress', requireAdmin, (c) => c.json(service.progress()))
       .put('/hub', requireAdmin, validate('json', hubIdentityInputSchema), (c) =>

@@ -10,13 +10,14 @@ import { TwoFactorCard } from './two-factor-card';
 import { SessionsCard } from './sessions-card';
 import { ReauthProvider } from '../reauth/reauth';
 import { RelatedLinks } from '@/components/related-links';
+import { pageContainer } from '@/components/page-container';
 
 /** /settings: who you are on this hub, your password, your second factor, your passkeys and where you are signed in. */
 export function AccountSettingsPage() {
   const { user, error } = useAuth();
 
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">Account Settings</h1>
         <p className="text-sm text-muted-foreground">

@@ -18,6 +18,8 @@ import { EngineAlert } from '@/features/docker/components/engine-alert';
 import { errorMessage } from '@/lib/request';
 import { CATALOG_PATH, STACKS_PATH, catalogQueryOptions, useDeployStream } from '../api';
 import { DeployProgressView } from './deploy-progress-view';
+import { pageContainer } from '@/components/page-container';
+import { humanize } from '@/lib/words';
 
 function SettingInput({
   field,
@@ -178,7 +180,7 @@ function CatalogTab({ canAct }: { canAct: boolean }) {
                 <p>
                   Deployed as <span className="font-medium">{app.deployed.name}</span>:{' '}
                   <Badge variant={app.deployed.status === 'running' ? 'success' : 'warning'}>
-                    {app.deployed.status}
+                    {humanize(app.deployed.status)}
                   </Badge>
                 </p>
               ) : (
@@ -308,7 +310,7 @@ function ComposeTab({ canAct }: { canAct: boolean }) {
 export function DeployPage() {
   const { isAdmin } = useAuth();
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <h1 className="flex items-center gap-2 text-2xl font-semibold tracking-tight md:text-3xl">

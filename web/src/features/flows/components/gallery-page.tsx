@@ -18,6 +18,7 @@ import { flowsQueryOptions, useCreateFlow } from '../api';
 import { HomeNetworkAccessCard } from './home-network-card';
 import { RunStatusPill } from './run-view';
 import { RelatedLinks } from '@/components/related-links';
+import { pageContainer } from '@/components/page-container';
 
 export const builderPath = (id: number) => `/advanced-pipeline?flow=${id}`;
 
@@ -44,7 +45,7 @@ export function GalleryPage() {
   }
 
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-8 px-4 py-6">
+    <div className={pageContainer('grid gap-8')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">FlowForge Gallery</h1>

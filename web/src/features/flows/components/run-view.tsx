@@ -103,7 +103,9 @@ export function RunView({ run }: { run: FlowRun }) {
                 </span>
               </summary>
               <div className="grid grid-cols-1 gap-2 border-t px-3 py-2 text-xs">
-                {stage.error ? <p className="[overflow-wrap:anywhere] text-destructive">{stage.error}</p> : null}
+                {stage.error ? (
+                  <p className="[overflow-wrap:anywhere] text-destructive">{stage.error}</p>
+                ) : null}
                 {stage.error ? <ServiceFix error={stage.error} /> : null}
                 <div className="grid min-w-0 gap-1">
                   <span className="font-medium text-muted-foreground">Input</span>

@@ -11,6 +11,7 @@ import { useAuth } from '@/features/auth';
 import type { LiveConnectionState } from '@/lib/live';
 import { errorMessage } from '@/lib/request';
 import { haStatusQueryOptions } from '../api';
+import { pageContainer } from '@/components/page-container';
 
 export function HaPage({
   title,
@@ -24,7 +25,7 @@ export function HaPage({
   children: ReactNode;
 }) {
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">{title}</h1>

@@ -8,6 +8,7 @@ import { DeployOllamaAction, OllamaOfflineAlert } from './deploy-ollama';
 import { ModelsPanel } from './models-panel';
 import { HealthBadge } from './providers-panel';
 import { Section } from './section';
+import { pageContainer } from '@/components/page-container';
 
 /** /ollama: the hub's Ollama (and other hubs' for admins), its models and pulls, and a chat with its models. */
 export function OllamaPage() {
@@ -17,7 +18,7 @@ export function OllamaPage() {
   const ollamaIds = new Set((providers.data ?? []).filter((p) => p.kind === 'ollama').map((p) => p.id));
   const ollamas = (health.data ?? []).filter((h) => h.status !== 'disabled' && ollamaIds.has(h.providerId));
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="grid gap-1">
         <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Ollama Integration</h1>
         <p className="text-muted-foreground">
