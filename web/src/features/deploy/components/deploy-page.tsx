@@ -19,7 +19,7 @@ import { errorMessage } from '@/lib/request';
 import { CATALOG_PATH, STACKS_PATH, catalogQueryOptions, useDeployStream } from '../api';
 import { DeployProgressView } from './deploy-progress-view';
 import { pageContainer } from '@/components/page-container';
-import { humanize } from '@/lib/words';
+import { StatusBadge } from '@/components/status-badge';
 
 function SettingInput({
   field,
@@ -179,9 +179,7 @@ function CatalogTab({ canAct }: { canAct: boolean }) {
               {app.deployed ? (
                 <p>
                   Deployed as <span className="font-medium">{app.deployed.name}</span>:{' '}
-                  <Badge variant={app.deployed.status === 'running' ? 'success' : 'warning'}>
-                    {humanize(app.deployed.status)}
-                  </Badge>
+                  <StatusBadge status={app.deployed.status} />
                 </p>
               ) : (
                 <p className="text-muted-foreground">Not deployed yet.</p>
