@@ -107,7 +107,7 @@ test('the container table shows state, and stop/start ask for confirmation', asy
 
   await row.getByRole('button', { name: `Stop ${worker}`, exact: true }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Stop' }).click();
-  await expect(row.getByText('exited', { exact: true })).toBeVisible({ timeout: 10_000 });
+  await expect(row.getByText('Exited', { exact: true })).toBeVisible({ timeout: 10_000 });
   expect(podman('inspect', '-f', '{{.State.Status}}', worker)).toBe('exited');
 
   await row.getByRole('button', { name: `Start ${worker}`, exact: true }).click();
