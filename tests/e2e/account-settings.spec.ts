@@ -68,7 +68,7 @@ function wrongCode(secret: string): string {
 test('the profile shows the signed-in account, read-only', async ({ page }) => {
   const user = await signUp(page, 'profile');
   await openSettings(page);
-  await expect(page).toHaveTitle('Account Settings · Nexus Console');
+  await expect(page).toHaveTitle(/^Account Settings · .* · Nexus Console$/);
 
   const profile = section(page, 'Profile');
   await expect(profile.getByText(user.name, { exact: true })).toBeVisible();

@@ -145,10 +145,13 @@ test.describe('a fresh hub', () => {
       '/ha-connection-setup',
     );
 
-    // No Ollama answers here: the LLM card is offline and links to the LLM Control Center.
+    // No Ollama answers here: the LLM card is offline and offers to deploy Ollama (issue 21).
     const llm = card(page, 'LLMs');
     await expect(badge(llm)).toHaveText('Offline');
-    await expect(llm.getByRole('link', { name: 'Open LLM Control Center' })).toHaveAttribute('href', '/llm');
+    await expect(llm.getByRole('link', { name: 'Deploy Ollama' })).toHaveAttribute(
+      'href',
+      '/nexus-deploy?app=ollama',
+    );
     const pipeline = await api<{ totalRequests: number }>(page.request, '/api/llm/pipeline/status');
     await expect(fact(llm, 'Total requests')).toHaveText(pipeline.totalRequests.toLocaleString('en-US'));
 

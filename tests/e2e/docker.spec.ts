@@ -94,7 +94,7 @@ test('the container table shows state, and stop/start ask for confirmation', asy
   await expect(page.getByRole('heading', { name: 'Nexus Docker' })).toBeVisible();
   const row = page.getByTestId(`container-row-${worker}`);
   await expect(row).toBeVisible();
-  await expect(row.getByText('running', { exact: true })).toBeVisible();
+  await expect(row.getByText('Running', { exact: true })).toBeVisible();
   await expect(row.getByText(/% CPU/)).toBeVisible({ timeout: 10_000 });
 
   await row.getByRole('button', { name: `Stop ${worker}`, exact: true }).click();
@@ -107,12 +107,12 @@ test('the container table shows state, and stop/start ask for confirmation', asy
 
   await row.getByRole('button', { name: `Stop ${worker}`, exact: true }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Stop' }).click();
-  await expect(row.getByText('exited', { exact: true })).toBeVisible({ timeout: 10_000 });
+  await expect(row.getByText('Exited', { exact: true })).toBeVisible({ timeout: 10_000 });
   expect(podman('inspect', '-f', '{{.State.Status}}', worker)).toBe('exited');
 
   await row.getByRole('button', { name: `Start ${worker}`, exact: true }).click();
   await page.getByRole('alertdialog').getByRole('button', { name: 'Start' }).click();
-  await expect(row.getByText('running', { exact: true })).toBeVisible({ timeout: 10_000 });
+  await expect(row.getByText('Running', { exact: true })).toBeVisible({ timeout: 10_000 });
   expect(podman('inspect', '-f', '{{.State.Status}}', worker)).toBe('running');
 });
 

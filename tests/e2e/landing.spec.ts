@@ -115,7 +115,25 @@ test('the page states no invented figures: the only number is the spec’s 50-sa
 }) => {
   await page.goto('/');
   await expect(page.getByTestId('upcoming-app')).toHaveCount(6);
-  const text = await page.locator('main').innerText();
+  // The dashboard preview's numbers are sample values, and the preview says so (issue 21).
+  const text = await page.locator('main').evaluate((main) => {
+    const copy = main.cloneNode(true) as HTMLElement;
+    copy.querySelector('[data-testid="dashboard-preview"]')?.remove();
+    return copy.textContent ?? '';
+  });
   expect(text.match(/\d[\d,.]*%?/g)).toEqual(['50']);
   expect(text).not.toMatch(/customers|trusted by|testimonial/i);
+});
+
+test('the landing page shows the console: the dashboard’s cards, labelled as a preview with sample values', async ({
+  page,
+}) => {
+  await page.goto('/');
+  const preview = page.getByTestId('dashboard-preview');
+  await expect(preview.getByRole('region', { name: 'Nexus', exact: true })).toBeVisible();
+  await expect(preview.getByRole('region', { name: 'LLMs', exact: true })).toContainText('llama3.2:3b');
+  await expect(preview.getByRole('region', { name: 'Home Assistant', exact: true })).toBeVisible();
+  await expect(page.getByText('Preview with sample values')).toBeVisible();
+  // A picture, not a second console: nothing in it takes focus.
+  await expect(preview).toHaveAttribute('inert', '');
 });

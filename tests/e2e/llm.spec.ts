@@ -151,7 +151,7 @@ test('shows the pipeline, the usage charts and the tokenizer', async ({ page }) 
   });
   expect(await chat.text()).toContain('event: done');
   await page.goto('/llm-pipelines');
-  await expect(page.getByTestId('pipeline-facts')).toContainText('running');
+  await expect(page.getByTestId('pipeline-facts')).toContainText('Running');
   await page.goto('/llm-usage-discovery');
   await expect(page.getByRole('heading', { name: 'LLM Usage' })).toBeVisible();
   await expect(page.getByRole('img', { name: /Messages per day/ })).toBeVisible();

@@ -15,6 +15,8 @@ const TOOL_GROUPS: [string, [string, string][]][] = [
       ['Ollama Integration', '/ollama'],
       ['Behavioral Intelligence', '/behavioral-analytics'],
       ['Wake Word Training', '/wake-words'],
+      ['LLM Usage', '/llm-usage-discovery'],
+      ['Automations', '/automations'],
     ],
   ],
   [
@@ -22,6 +24,12 @@ const TOOL_GROUPS: [string, [string, string][]][] = [
     [
       ['Nexus Management', '/nexus-management'],
       ['Satellite Management', '/satellite-management'],
+      ['Multi-Nexus', '/multi-nexus'],
+      ['Docker', '/nexus-docker'],
+      ['Deploy', '/nexus-deploy'],
+      ['Logs', '/nexus-logs'],
+      ['Control', '/nexus-control'],
+      ['Phones', '/phone-admin'],
     ],
   ],
   [
@@ -32,6 +40,7 @@ const TOOL_GROUPS: [string, [string, string][]][] = [
       ['HA Logbook', '/ha-logbook'],
       ['HA Entities', '/ha-entities'],
       ['HA Connection Test', '/ha-connection-test'],
+      ['Smart Home Devices', '/smart-home-devices'],
     ],
   ],
   [
@@ -50,6 +59,7 @@ const TOOL_GROUPS: [string, [string, string][]][] = [
       ['Session Simulations', '/session-simulations'],
       ['Settings', '/settings'],
       ['Notifications', '/notifications'],
+      ['Integrations', '/integrations'],
     ],
   ],
 ];

@@ -463,10 +463,23 @@ export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;
 
 // ---- Templates --------------------------------------------------------------------------------
 
+/**
+ * A service a flow's stage needs, and the console page that sets it up (issue 21: a template on a
+ * fresh hub says what it needs, with the link, before and after a failed run).
+ */
+export const FLOW_SERVICES = {
+  llm: { label: 'A language model (Ollama on the hub)', href: '/nexus-deploy?app=ollama' },
+  speech: { label: 'Speech-to-text (Whisper on the hub)', href: '/nexus-deploy?app=wyoming-whisper' },
+  homeAssistant: { label: 'Home Assistant', href: '/ha-connection-setup' },
+} as const;
+export type FlowService = (typeof FLOW_SERVICES)[keyof typeof FLOW_SERVICES];
+
 export interface FlowTemplate {
   id: string;
   title: string;
   summary: string;
+  /** What the template's stages need on the hub, each with the page that sets it up. */
+  needs: readonly FlowService[];
   flow: FlowDefinitionInput;
 }
 
@@ -475,6 +488,7 @@ export const FLOW_TEMPLATES: readonly FlowTemplate[] = [
     id: 'voice-to-home-assistant',
     title: 'voice command → Home Assistant',
     summary: 'Trim the clip, transcribe it, let the model pick the light, then switch it in Home Assistant.',
+    needs: [FLOW_SERVICES.speech, FLOW_SERVICES.llm, FLOW_SERVICES.homeAssistant],
     flow: {
       name: 'Voice command → Home Assistant',
       description: 'A spoken command turns a light on.',
@@ -504,6 +518,7 @@ export const FLOW_TEMPLATES: readonly FlowTemplate[] = [
     id: 'morning-briefing',
     title: 'morning briefing on a schedule',
     summary: 'Every weekday at 7:00 the model writes a short briefing and you get it as a notification.',
+    needs: [FLOW_SERVICES.llm],
     flow: {
       name: 'Morning briefing',
       description: 'A short briefing every weekday morning.',
@@ -529,6 +544,7 @@ export const FLOW_TEMPLATES: readonly FlowTemplate[] = [
     title: 'webhook → summarise → notify',
     summary:
       'Post any text to the webhook; the model summarises it and the summary arrives as a notification.',
+    needs: [FLOW_SERVICES.llm],
     flow: {
       name: 'Webhook → summarise → notify',
       description: 'Summarises what is posted to the webhook.',

@@ -53,6 +53,10 @@ export const timeZoneSchema = z
   .max(64)
   .refine(isValidTimeZone, 'Not a time zone: use an IANA name such as Europe/Berlin');
 
+/** `GET /api/setup/identity` (signed in): the hub's name, for the console's header and title. */
+export const hubIdentitySchema = z.object({ hubName: z.string() });
+export type HubIdentityView = z.infer<typeof hubIdentitySchema>;
+
 export const hubIdentityInputSchema = z.strictObject({ hubName: hubNameSchema, timeZone: timeZoneSchema });
 export type HubIdentityInput = z.input<typeof hubIdentityInputSchema>;
 

@@ -3,6 +3,7 @@ import { Route, Switch, matchRoute, useLocation, useRouter } from 'wouter';
 import { Spinner } from '@/components/ui/spinner';
 import { useAuth } from '@/features/auth/auth-provider';
 import { NotFoundScreen } from '@/features/not-found/not-found-screen';
+import { useHubName } from '@/features/setup/components/hub-name';
 import { SetupGate } from '@/features/setup/components/setup-gate';
 import { AppShell } from './layout/app-shell';
 import { ScreenErrorBoundary } from './screen-error-boundary';
@@ -11,14 +12,18 @@ import type { ScreenDef } from './screen';
 
 const APP_NAME = 'Nexus Console';
 
-export function documentTitle(title: string): string {
-  return title === APP_NAME ? APP_NAME : `${title} · ${APP_NAME}`;
+/** "Screen · Hub name · Nexus Console": the hub's name (signed in) tells two hubs' tabs apart. */
+export function documentTitle(title: string, hubName?: string): string {
+  const parts = title === APP_NAME ? [] : [title];
+  if (hubName) parts.push(hubName);
+  return [...parts, APP_NAME].join(' · ');
 }
 
 function useDocumentTitle(title: string) {
+  const hubName = useHubName();
   useEffect(() => {
-    document.title = documentTitle(title);
-  }, [title]);
+    document.title = documentTitle(title, hubName);
+  }, [title, hubName]);
 }
 
 /** Spec §2: a spinner while the session (or a screen's code) loads. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { stageSchema, type Stage } from '../../contract/flows.js';
 import { SPEECH_NOT_CONFIGURED, executeStage, secretKey, type StageEnv } from './flow-runner.js';
 import type { FlowPorts } from './flows.ports.js';
+import { HttpError } from '../../lib/http-error.js';
 
 function env(ports: Partial<FlowPorts> = {}, secrets = new Map<string, string>()): StageEnv {
   return {
@@ -59,6 +60,34 @@ describe('executeStage', () => {
         env(),
       ),
     ).rejects.toThrow(/regular expression/);
+  });
+
+  it('a stage whose service is missing names it and the page that sets it up (issue 21)', async () => {
+    const llm = stage({ id: 'l', name: 'L', kind: 'llm', config: { prompt: 'hi' } });
+    await expect(executeStage(llm, context, env())).rejects.toThrow('set it up at /nexus-deploy?app=ollama');
+    const ha = stage({
+      id: 'h',
+      name: 'H',
+      kind: 'ha_call',
+      config: { domain: 'light', service: 'turn_on' },
+    });
+    await expect(executeStage(ha, context, env())).rejects.toThrow('set it up at /ha-connection-setup');
+    const stt = stage({ id: 's', name: 'S', kind: 'stt', config: {} });
+    const withClip = env();
+    withClip.state.audio = Buffer.from('RIFF....WAVE');
+    await expect(executeStage(stt, context, withClip)).rejects.toThrow(
+      'set it up at /nexus-deploy?app=wyoming-whisper',
+    );
+    // The stage's own mistakes are not blamed on a service.
+    const refused = env({
+      llm: {
+        complete: async () => {
+          throw new HttpError(400, 'The prompt is too long');
+        },
+      } as unknown as FlowPorts['llm'],
+    });
+    const named = stage({ id: 'n', name: 'N', kind: 'llm', config: { prompt: 'hi', model: 'm' } });
+    await expect(executeStage(named, context, refused)).rejects.toThrow(/^The prompt is too long$/);
   });
 
   it('speech stages fail clearly without speech services or without a clip', async () => {

@@ -1,4 +1,10 @@
-import type { FlowRun, Stage, StageRun } from '../../contract/flows.js';
+import {
+  FLOW_SERVICES,
+  type FlowRun,
+  type FlowService,
+  type Stage,
+  type StageRun,
+} from '../../contract/flows.js';
 import { HttpError } from '../../lib/http-error.js';
 import { matchesPattern } from './flow-pattern.js';
 import { renderJsonTemplate, renderTemplate } from './flow-template.js';
@@ -45,6 +51,26 @@ export interface StageEnv {
 }
 
 export const secretKey = (stageId: string, header: string) => `${stageId}\n${header.toLowerCase()}`;
+
+/**
+ * A stage that fails because a service of the hub is missing or down says which service, and the
+ * console page that sets it up (issue 21: a template's first run on a fresh hub is not a dead end).
+ * Upstream failures (502-504) and "not configured" (503) get the hint; the stage's own input errors
+ * do not, except an LLM stage without any model (400 from the router), whose fix is the same.
+ */
+function withFix(service: FlowService, alsoFor: readonly number[] = []) {
+  return (error: unknown): never => {
+    throw fixHint(service, error, alsoFor);
+  };
+}
+
+function fixHint(service: FlowService, error: unknown, alsoFor: readonly number[] = []): unknown {
+  if (error instanceof HttpError && (error.status >= 502 || alsoFor.includes(error.status))) {
+    const message = `${error.message.replace(/\.$/, '')}. Needs ${service.label}: set it up at ${service.href}`;
+    return new HttpError(error.status, message, error.details, error.headers);
+  }
+  return error;
+}
 
 function needAudio(state: RunState): Buffer {
   if (!state.audio) {
@@ -116,10 +142,14 @@ export async function executeStage(stage: Stage, context: unknown, env: StageEnv
     }
     case 'stt': {
       const clip = needAudio(state);
-      const result = await needSpeech(ports).transcribe(clip, {
-        engine: stage.config.engine || undefined,
-        language: stage.config.language || undefined,
-      });
+      const result = await Promise.resolve()
+        .then(() =>
+          needSpeech(ports).transcribe(clip, {
+            engine: stage.config.engine || undefined,
+            language: stage.config.language || undefined,
+          }),
+        )
+        .catch(withFix(FLOW_SERVICES.speech, [409]));
       state.transcript = result.text;
       return { input: { bytes: clip.length, ...stage.config }, output: result };
     }
@@ -134,12 +164,14 @@ export async function executeStage(stage: Stage, context: unknown, env: StageEnv
       };
     }
     case 'llm': {
-      if (!ports.llm) throw new HttpError(503, 'The language model is not available');
+      if (!ports.llm)
+        throw fixHint(FLOW_SERVICES.llm, new HttpError(503, 'The language model is not available'));
+      const llm = ports.llm;
       const prompt = render(stage.config.prompt) ?? '';
       const system = render(stage.config.system) || undefined;
       const model = stage.config.model || undefined;
       const task = stage.config.task;
-      const result = await ports.llm
+      const result = await llm
         .complete(prompt, {
           model,
           system,
@@ -156,11 +188,15 @@ export async function executeStage(stage: Stage, context: unknown, env: StageEnv
             );
           }
           throw error;
-        });
+        })
+        .catch(withFix(FLOW_SERVICES.llm, model ? [] : [400]));
       return { input: { prompt, system, model: stage.config.model, task }, output: result };
     }
     case 'ha_call': {
-      if (!ports.homeAssistant) throw new HttpError(503, 'Home Assistant is not available');
+      if (!ports.homeAssistant) {
+        throw fixHint(FLOW_SERVICES.homeAssistant, new HttpError(503, 'Home Assistant is not available'));
+      }
+      const homeAssistant = ports.homeAssistant;
       const entityIds = (render(stage.config.entityId) ?? '')
         .split(',')
         .map((s) => s.trim())
@@ -180,16 +216,18 @@ export async function executeStage(stage: Stage, context: unknown, env: StageEnv
         data = parsed as Record<string, unknown>;
       }
       const input = { domain: stage.config.domain, service: stage.config.service, entityIds, data };
-      const result = await ports.homeAssistant.callService(
-        env.owner.role,
-        stage.config.domain,
-        stage.config.service,
-        {
-          entity_id: entityIds.length ? entityIds : undefined,
-          service_data: data,
-        },
-        { trigger: env.trigger },
-      );
+      const result = await homeAssistant
+        .callService(
+          env.owner.role,
+          stage.config.domain,
+          stage.config.service,
+          {
+            entity_id: entityIds.length ? entityIds : undefined,
+            service_data: data,
+          },
+          { trigger: env.trigger },
+        )
+        .catch(withFix(FLOW_SERVICES.homeAssistant));
       return { input, output: result };
     }
     case 'http_request': {

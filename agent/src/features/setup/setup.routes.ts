@@ -6,13 +6,14 @@ import {
   setupInputSchema,
   setupStepInputSchema,
   setupStepParamSchema,
+  type HubIdentityView,
   type SetupResult,
 } from '../../contract/setup.js';
 import { LOCAL_ONLY_MESSAGE } from '../../contract/invites.js';
 import type { RestoreAccepted } from '../../contract/backups.js';
 import type { AppEnv } from '../../http/app-env.js';
 import { forbidden } from '../../lib/http-error.js';
-import { requireAdmin } from '../../http/guards.js';
+import { requireAdmin, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
 import type { SetupService } from './setup.service.js';
 
@@ -53,6 +54,10 @@ export function setupRoutes(service: SetupService, deps: SetupRouteDeps) {
       .post('/skip', requireLocalClient, (c) => c.json(service.skip()))
       // Multipart `file` and `passphrase`; 409 once the hub has an account.
       .post('/restore', requireLocalClient, async (c) => c.json(await deps.restore(c), 202))
+      // Every signed-in person sees the hub's name in the header; strangers do not learn it.
+      .get('/identity', requireUser, (c) =>
+        c.json({ hubName: service.identity().hubName } satisfies HubIdentityView),
+      )
       // The rest of the wizard runs as the owner (or another admin).
       .get('/progress', requireAdmin, (c) => c.json(service.progress()))
       .put('/hub', requireAdmin, validate('json', hubIdentityInputSchema), (c) =>

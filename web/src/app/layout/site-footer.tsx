@@ -5,7 +5,7 @@ import { FOOTER_LINKS } from '@/features/navigation/nav-items';
 export function SiteFooter() {
   return (
     <footer className="border-t">
-      <div className="mx-auto flex w-full max-w-6xl flex-col gap-3 px-4 py-6 text-sm text-muted-foreground sm:flex-row sm:items-center sm:justify-between">
+      <div className="mx-auto flex w-full max-w-7xl flex-col gap-3 px-4 py-6 text-sm text-muted-foreground sm:flex-row sm:items-center sm:justify-between">
         <p>Nexus Console · runs on your own hub</p>
         <nav aria-label="Footer">
           <ul className="flex flex-wrap gap-x-4 gap-y-2">

@@ -14,6 +14,7 @@ import {
   navLinkClass,
 } from '@/features/navigation';
 import { NotificationsMenu } from '@/features/notifications/components/notifications-menu';
+import { HubName } from '@/features/setup/components/hub-name';
 
 /**
  * Spec §2 "Navigation bar": signed in, the primary items, the Tools and Utilities menu,
@@ -28,6 +29,9 @@ export function TopBar() {
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">
       <div className="mx-auto hidden h-14 w-full max-w-7xl items-center gap-4 px-4 md:flex">
         <Brand />
+        {user ? (
+          <HubName className="max-w-40 truncate border-l pl-3 text-sm font-medium text-muted-foreground" />
+        ) : null}
         <nav aria-label="Main" className="flex items-center gap-1">
           {user ? (
             <>
@@ -69,6 +73,7 @@ export function TopBar() {
         bar={
           <>
             <Brand />
+            {user ? <HubName className="min-w-0 truncate text-sm text-muted-foreground" /> : null}
             <div className="ml-auto flex items-center gap-1">
               <ThemeToggle />
               {user && <NotificationsMenu userId={user.id} />}

@@ -9,7 +9,8 @@ export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrim
     <TabsPrimitive.List
       data-slot="tabs-list"
       className={cn(
-        'inline-flex h-9 items-center justify-center rounded-lg bg-muted p-1 text-muted-foreground',
+        // Wraps on a phone instead of widening the page (issue 21).
+        'inline-flex h-auto min-h-9 max-w-full flex-wrap items-center justify-center rounded-lg bg-muted p-1 text-muted-foreground',
         className,
       )}
       {...props}

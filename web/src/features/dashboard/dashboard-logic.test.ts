@@ -92,12 +92,13 @@ describe('networkProtection (spec §4)', () => {
   });
 });
 
-describe('satelliteCardStatus (spec §4)', () => {
+describe('satelliteCardStatus (issue 21: the badge agrees with "n of m online")', () => {
   it.each([
-    [[{}], 'Active'],
-    [[{}, {}], 'Active'],
-    // A device that exists is enough, even if it is offline right now.
-    [[{ status: 'offline' }], 'Active'],
+    [[{ status: 'online' }], 'Active'],
+    [[{ status: 'offline' }, { status: 'degraded' }], 'Active'],
+    // A device that exists but does not answer is not "Active" (the card says "0 of 1 online").
+    [[{ status: 'offline' }], 'Offline'],
+    [[{ status: 'offline' }, { status: 'offline' }], 'Offline'],
     [[], 'Offline'],
     [undefined, 'Offline'],
   ])('%o → %s', (devices, expected) => {

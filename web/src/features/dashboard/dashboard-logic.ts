@@ -91,9 +91,15 @@ export function networkProtection(vpn: HasStatus | undefined): NetworkProtection
   return vpn?.status === 'connected' ? 'Protected' : 'Local Only';
 }
 
-/** Spec §4: the satellite card is Active when at least one device exists, otherwise Offline. */
-export function satelliteCardStatus(devices: readonly unknown[] | undefined): 'Active' | 'Offline' {
-  return devices && devices.length > 0 ? 'Active' : 'Offline';
+/**
+ * The satellite card is Active when at least one device answers (online or degraded), otherwise
+ * Offline. Spec §4 said "when at least one device exists", which put "Active" above "0 of 1 online"
+ * (issue 21): the badge now agrees with the count below it.
+ */
+export function satelliteCardStatus(
+  devices: readonly { status?: string }[] | undefined,
+): 'Active' | 'Offline' {
+  return devices?.some((d) => d.status === 'online' || d.status === 'degraded') ? 'Active' : 'Offline';
 }
 
 /** Spec §4, §9: a request count that is unknown shows as 142. Zero is a known count. */

@@ -24,6 +24,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog';
+import { DashboardPreview } from '@/features/dashboard/components/dashboard-preview';
 import { scrollToHash } from '@/features/navigation/components/nav-link';
 
 /** Spec §1: what the product lets signed-in users manage. */
@@ -111,7 +112,7 @@ export function LandingPage() {
   return (
     <div className="w-full">
       <section className="border-b bg-gradient-to-b from-primary/5 to-background">
-        <div className="mx-auto flex w-full max-w-6xl flex-col items-start gap-6 px-4 py-16 sm:py-24">
+        <div className="mx-auto flex w-full max-w-7xl flex-col items-start gap-6 px-4 py-16 sm:py-24">
           <Badge variant="outline" className="border-primary/40 text-primary">
             Alpha · self-hosted
           </Badge>
@@ -146,8 +147,20 @@ export function LandingPage() {
         </div>
       </section>
 
+      <section aria-labelledby="preview-heading" className="border-b">
+        <div className="mx-auto w-full max-w-7xl px-4 py-16">
+          <h2 id="preview-heading" className="text-3xl font-semibold tracking-tight">
+            What the console looks like
+          </h2>
+          <p className="mt-2 mb-8 max-w-2xl text-muted-foreground">
+            The dashboard of a hub with a local model and Home Assistant connected.
+          </p>
+          <DashboardPreview />
+        </div>
+      </section>
+
       <section id="features" aria-labelledby="features-heading" className="scroll-mt-20 outline-none">
-        <div className="mx-auto w-full max-w-6xl px-4 py-16">
+        <div className="mx-auto w-full max-w-7xl px-4 py-16">
           <h2 id="features-heading" className="text-3xl font-semibold tracking-tight">
             Features
           </h2>
@@ -175,7 +188,7 @@ export function LandingPage() {
       </section>
 
       <section aria-labelledby="apps-heading" className="border-t bg-muted/30">
-        <div className="mx-auto w-full max-w-6xl px-4 py-16">
+        <div className="mx-auto w-full max-w-7xl px-4 py-16">
           <h2 id="apps-heading" className="text-3xl font-semibold tracking-tight">
             Upcoming apps
           </h2>
@@ -205,7 +218,7 @@ export function LandingPage() {
       </section>
 
       <section aria-labelledby="start-heading" className="border-t">
-        <div className="mx-auto flex w-full max-w-6xl flex-col items-start gap-4 px-4 py-16">
+        <div className="mx-auto flex w-full max-w-7xl flex-col items-start gap-4 px-4 py-16">
           <h2 id="start-heading" className="text-2xl font-semibold tracking-tight">
             Get started
           </h2>

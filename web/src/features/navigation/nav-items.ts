@@ -24,7 +24,8 @@ export interface NavGroup {
 
 /**
  * Spec §2, the Tools and Utilities menu. Labels in parentheses in the spec are used verbatim;
- * the others name the screen they open.
+ * the others name the screen they open. Each group ends with the screens issue 21 added so that
+ * every screen is at most two clicks from the dashboard (tests/e2e/reach.spec.ts walks it).
  */
 export const TOOL_GROUPS: readonly NavGroup[] = [
   {
@@ -34,6 +35,9 @@ export const TOOL_GROUPS: readonly NavGroup[] = [
       { label: 'Ollama Integration', href: '/ollama' },
       { label: 'Behavioral Intelligence', href: '/behavioral-analytics' },
       { label: 'Wake Word Training', href: '/wake-words' },
+      // Beyond the spec's list (issue 21): screens nothing else led to.
+      { label: 'LLM Usage', href: '/llm-usage-discovery' },
+      { label: 'Automations', href: '/automations' },
     ],
   },
   {
@@ -41,6 +45,12 @@ export const TOOL_GROUPS: readonly NavGroup[] = [
     items: [
       { label: 'Nexus Management', href: '/nexus-management' },
       { label: 'Satellite Management', href: '/satellite-management' },
+      { label: 'Multi-Nexus', href: '/multi-nexus' },
+      { label: 'Docker', href: '/nexus-docker' },
+      { label: 'Deploy', href: '/nexus-deploy' },
+      { label: 'Logs', href: '/nexus-logs' },
+      { label: 'Control', href: '/nexus-control' },
+      { label: 'Phones', href: '/phone-admin' },
     ],
   },
   {
@@ -51,6 +61,7 @@ export const TOOL_GROUPS: readonly NavGroup[] = [
       { label: 'HA Logbook', href: '/ha-logbook' },
       { label: 'HA Entities', href: '/ha-entities' },
       { label: 'HA Connection Test', href: '/ha-connection-test' },
+      { label: 'Smart Home Devices', href: '/smart-home-devices' },
     ],
   },
   {
@@ -69,6 +80,7 @@ export const TOOL_GROUPS: readonly NavGroup[] = [
       { label: 'Session Simulations', href: '/session-simulations' },
       { label: 'Settings', href: '/settings' },
       { label: 'Notifications', href: '/notifications' },
+      { label: 'Integrations', href: '/integrations' },
     ],
   },
 ];

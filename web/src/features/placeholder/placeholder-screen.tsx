@@ -1,6 +1,7 @@
 import { Construction } from 'lucide-react';
 import { Link, useParams } from 'wouter';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { pageContainer } from '@/components/page-container';
 
 export interface PlaceholderLink {
   label: string;
@@ -25,7 +26,7 @@ export function PlaceholderScreen({ title, description, links }: PlaceholderScre
     (entry): entry is [string, string] => typeof entry[1] === 'string' && !/^\d+$/.test(entry[0]),
   );
   return (
-    <div className="mx-auto w-full max-w-3xl px-4 py-10">
+    <div className={pageContainer()}>
       <Card>
         <CardHeader className="gap-3">
           <span className="grid size-10 place-items-center rounded-lg bg-muted text-muted-foreground">

@@ -8,6 +8,7 @@ import {
   setupProgressSchema,
   setupResultSchema,
   setupStatusSchema,
+  hubIdentitySchema,
   type DeployEvent,
   type HaSettingsInput,
   type HubIdentityInput,
@@ -20,6 +21,7 @@ import { apiJson } from '@/lib/request';
 /** The first-boot wizard's calls (agent: features/setup, and the HA, Docker and LLM endpoints it drives). */
 export const SETUP_PATHS = {
   status: '/api/setup/status',
+  identity: '/api/setup/identity',
   progress: '/api/setup/progress',
   networkCheck: '/api/setup/network-check',
   setup: '/api/setup',
@@ -34,6 +36,7 @@ export const SETUP_PATHS = {
 
 export const setupKeys = {
   status: [SETUP_PATHS.status] as const,
+  identity: [SETUP_PATHS.identity] as const,
   progress: [SETUP_PATHS.progress] as const,
   networkCheck: [SETUP_PATHS.networkCheck] as const,
 };
@@ -42,6 +45,15 @@ export const setupStatusQueryOptions = () =>
   queryOptions({
     queryKey: setupKeys.status,
     queryFn: async () => setupStatusSchema.parse(await apiJson<unknown>('GET', SETUP_PATHS.status)),
+  });
+
+/** The hub's name for the header and the document title: signed in only (strangers don't learn it). */
+export const hubIdentityQueryOptions = (enabled: boolean) =>
+  queryOptions({
+    queryKey: setupKeys.identity,
+    queryFn: async () => hubIdentitySchema.parse(await apiJson<unknown>('GET', SETUP_PATHS.identity)),
+    enabled,
+    staleTime: 5 * 60_000,
   });
 
 export const setupProgressQueryOptions = (enabled: boolean) =>

@@ -9,13 +9,15 @@ import { ProfileCard } from './profile-card';
 import { TwoFactorCard } from './two-factor-card';
 import { SessionsCard } from './sessions-card';
 import { ReauthProvider } from '../reauth/reauth';
+import { RelatedLinks } from '@/components/related-links';
+import { pageContainer } from '@/components/page-container';
 
 /** /settings: who you are on this hub, your password, your second factor, your passkeys and where you are signed in. */
 export function AccountSettingsPage() {
   const { user, error } = useAuth();
 
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">Account Settings</h1>
         <p className="text-sm text-muted-foreground">
@@ -30,6 +32,7 @@ export function AccountSettingsPage() {
           </Link>
           .
         </p>
+        <RelatedLinks links={[{ label: 'Test a two-factor code', href: '/2fa-test' }]} />
       </header>
 
       {/* The provider keeps the last known user when a re-check fails, so the error only matters without one. */}

@@ -1,6 +1,7 @@
 import { Fingerprint, KeyRound, Smartphone } from 'lucide-react';
 import { ReauthProvider } from '../reauth/reauth';
 import { PasskeysCard } from './passkeys-card';
+import { pageContainer } from '@/components/page-container';
 
 const points = [
   {
@@ -23,7 +24,7 @@ const points = [
 /** /enroll-passkey: what a passkey is, add one, and manage the ones you have. */
 export function EnrollPasskeyPage() {
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">Passkeys</h1>
         <p className="text-sm text-muted-foreground">

@@ -11,6 +11,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
 import { useTestTwoFactor } from '../security-api';
+import { pageContainer } from '@/components/page-container';
 
 /** "about 60 s ahead", in words people read at a glance. */
 export function describeDrift(result: TwoFactorTestResult): string {
@@ -35,7 +36,7 @@ export function TwoFactorTestPage() {
   const result = test.data;
 
   return (
-    <div className="mx-auto w-full max-w-2xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">2FA Test</h1>
         <p className="text-sm text-muted-foreground">

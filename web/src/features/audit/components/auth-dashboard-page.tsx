@@ -30,6 +30,8 @@ import {
   auditSummaryQueryOptions,
   type AuditFilters,
 } from '../api';
+import { axisUnit } from '@/lib/chart-axis';
+import { pageContainer } from '@/components/page-container';
 
 const WINDOWS = [7, 30, 90] as const;
 const ANY_TYPE = 'any';
@@ -93,7 +95,7 @@ const EVENT_LABELS: Record<AuditEventType, string> = {
 export function AuthDashboardPage() {
   const { isAdmin } = useAuth();
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="grid gap-1">
         <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Sign-in Activity</h1>
         <p className="text-muted-foreground">
@@ -225,8 +227,13 @@ function Activity() {
               >
                 <BarChart data={points} responsive style={{ width: '100%', height: '100%' }}>
                   <CartesianGrid strokeDasharray="3 3" stroke="var(--color-border)" vertical={false} />
-                  <XAxis dataKey="day" tick={axisTick} tickFormatter={(d: string) => d.slice(5)} />
-                  <YAxis allowDecimals={false} tick={axisTick} width={36} />
+                  <XAxis
+                    dataKey="day"
+                    tick={axisTick}
+                    tickFormatter={(d: string) => d.slice(5)}
+                    {...axisUnit('x', 'day (month-day)')}
+                  />
+                  <YAxis allowDecimals={false} tick={axisTick} width={44} {...axisUnit('y', 'sign-ins')} />
                   <Tooltip contentStyle={tooltipStyle} cursor={{ fill: 'var(--color-muted)' }} />
                   <Legend />
                   <Bar dataKey="Successful" fill="var(--color-success)" isAnimationActive={false} />

@@ -339,16 +339,18 @@ function ScheduleForm({ data }: { data: BackupList }) {
         {destinations.length > 0 ? (
           <ul className="flex flex-wrap gap-2" aria-label="USB disks and folders found">
             {destinations.map((d) => (
-              <li key={d.path}>
+              <li key={d.path} className="max-w-full">
                 <Button
                   type="button"
                   variant="outline"
                   size="sm"
+                  // A long mount path wraps on a phone instead of widening the page (issue 21).
+                  className="h-auto max-w-full flex-wrap justify-start py-1 text-left whitespace-normal"
                   aria-pressed={directory.trim() === d.path}
                   onClick={() => setDirectory(d.path)}
                 >
                   <HardDrive aria-hidden="true" />
-                  <span className="font-mono">{d.path}</span>
+                  <span className="font-mono break-all">{d.path}</span>
                   <span className="text-muted-foreground">
                     {d.freeBytes === null ? 'free space unknown' : `${formatBytes(d.freeBytes)} free`}
                   </span>

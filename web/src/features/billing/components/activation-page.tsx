@@ -12,6 +12,8 @@ import { Fact, Facts } from './facts';
 import { GraceBanner } from './grace-banner';
 import { HubId } from './hub-id';
 import { LicenceKeyForm } from './licence-key-form';
+import { pageContainer } from '@/components/page-container';
+import { humanize } from '@/lib/words';
 
 /**
  * /nexus-activation (issue 22): this hub's id, the key field, and the result. The store's
@@ -23,7 +25,7 @@ export function ActivationPage() {
   const [linkKey] = useState(() => new URLSearchParams(search).get('key')?.trim() ?? '');
   const status = useQuery(statusQueryOptions());
   return (
-    <div className="mx-auto grid w-full max-w-4xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Nexus Activation</h1>
@@ -51,7 +53,7 @@ export function ActivationPage() {
               <Fact label="Plan">
                 <span data-testid="activation-plan">{PLANS[status.data.plan].name}</span>
               </Fact>
-              <Fact label="Status">{status.data.status}</Fact>
+              <Fact label="Status">{humanize(status.data.status)}</Fact>
               <Fact label="Licence">{status.data.licence?.lid ?? 'None'}</Fact>
               <Fact label="Expires">
                 {status.data.licence

@@ -26,12 +26,15 @@ import { Fact, Facts } from './facts';
 import { GraceBanner } from './grace-banner';
 import { LimitBars } from './limit-bars';
 import { UsageChart } from './usage-chart';
+import { RelatedLinks } from '@/components/related-links';
+import { pageContainer } from '@/components/page-container';
+import { humanize } from '@/lib/words';
 
 /** /billing (issue 22): the plan in force, its licence, this month's use and the last 30 days. */
 export function BillingPage() {
   const status = useQuery(statusQueryOptions());
   return (
-    <div className="mx-auto grid w-full max-w-6xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Billing</h1>
@@ -39,6 +42,7 @@ export function BillingPage() {
             Your plan, its licence and this month&apos;s use. Plans are licences checked on the hub itself: it
             never needs to call anyone.
           </p>
+          <RelatedLinks links={[{ label: 'Activate a licence key', href: '/nexus-activation' }]} />
         </div>
         <div className="flex flex-wrap gap-2">
           <Button asChild>
@@ -111,7 +115,7 @@ function PlanPanel({ status }: { status: SubscriptionStatus }) {
         <Fact label="Plan">
           {plan.name} (${plan.priceUsd} / month)
         </Fact>
-        <Fact label="Status">{status.status}</Fact>
+        <Fact label="Status">{humanize(status.status)}</Fact>
         <Fact label={status.status === 'trialing' ? 'Trial ends' : 'Trial ended'}>
           {formatDate(status.trialEndDate)}
         </Fact>

@@ -19,6 +19,7 @@ import { storeLinkFor } from '../billing-logic';
 import { GraceBanner } from './grace-banner';
 import { HubId } from './hub-id';
 import { LicenceKeyForm } from './licence-key-form';
+import { pageContainer } from '@/components/page-container';
 
 const plans: Plan[] = PLAN_IDS.map((id) => PLANS[id]);
 
@@ -34,7 +35,7 @@ export function CheckoutPage({ signedIn }: { signedIn: boolean }) {
 
 function SignedOutCheckout() {
   return (
-    <div className="mx-auto grid w-full max-w-6xl gap-6 px-4 py-10">
+    <div className={pageContainer('grid gap-6')}>
       <header className="grid gap-1">
         <h1 className="text-3xl font-semibold tracking-tight">Checkout</h1>
         <p className="text-muted-foreground">
@@ -56,7 +57,7 @@ function Checkout({ heading }: { heading: string }) {
   const status = useQuery(statusQueryOptions());
   const chosen = planIdSchema.safeParse(new URLSearchParams(useSearch()).get('plan')).data;
   return (
-    <div className="mx-auto grid w-full max-w-6xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">{heading}</h1>

@@ -10,6 +10,7 @@ import { useAuth } from '@/features/auth';
 import { EmptyState, LoadError, RowsSkeleton } from '@/features/llm/components/section';
 import { licencesQueryOptions, receiptUrl } from '../api';
 import { LICENCE_STATE_LABELS, formatDate } from '../billing-logic';
+import { pageContainer } from '@/components/page-container';
 
 const STATE_VARIANT: Record<LicenceRecord['state'], BadgeProps['variant']> = {
   'in-force': 'success',
@@ -24,7 +25,7 @@ export function PurchaseHistoryPage() {
   const { isAdmin } = useAuth();
   const licences = useQuery(licencesQueryOptions());
   return (
-    <div className="mx-auto grid w-full max-w-6xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Purchase History</h1>

@@ -1,6 +1,7 @@
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import type { SubscriptionUsage } from '@nexus/agent/contract';
 import { usageTotals } from '../billing-logic';
+import { axisUnit } from '@/lib/chart-axis';
 
 const axisTick = { fill: 'var(--color-muted-foreground)', fontSize: 11 };
 const tooltipStyle = {
@@ -22,8 +23,13 @@ export function UsageChart({ days }: { days: SubscriptionUsage['days'] }) {
     >
       <BarChart data={days} responsive style={{ width: '100%', height: '100%' }}>
         <CartesianGrid strokeDasharray="3 3" stroke="var(--color-border)" vertical={false} />
-        <XAxis dataKey="date" tick={axisTick} tickFormatter={(d: string) => d.slice(5)} />
-        <YAxis allowDecimals={false} tick={axisTick} width={36} />
+        <XAxis
+          dataKey="date"
+          tick={axisTick}
+          tickFormatter={(d: string) => d.slice(5)}
+          {...axisUnit('x', 'day (month-day)')}
+        />
+        <YAxis allowDecimals={false} tick={axisTick} width={44} {...axisUnit('y', 'messages')} />
         <Tooltip contentStyle={tooltipStyle} cursor={{ fill: 'var(--color-muted)' }} />
         <Legend />
         <Bar

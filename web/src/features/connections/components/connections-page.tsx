@@ -10,6 +10,7 @@ import { PeersPanel } from './peers-panel';
 import { ServerPanel } from './server-panel';
 import { Empty, Latency, LoadError, Loading, formatTime } from './shared';
 import { UplinksPanel } from './uplinks-panel';
+import { pageContainer } from '@/components/page-container';
 
 export const PROVIDER_LABELS: Record<VpnProvider, string> = {
   wireguard: 'WireGuard',
@@ -21,7 +22,7 @@ export const PROVIDER_LABELS: Record<VpnProvider, string> = {
 export function ConnectionsPage() {
   const { isAdmin } = useAuth();
   return (
-    <div className="mx-auto grid w-full max-w-6xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">VPN Connections</h1>
         <p className="text-muted-foreground">

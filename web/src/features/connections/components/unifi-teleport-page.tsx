@@ -8,11 +8,12 @@ import { cn } from '@/lib/utils';
 import { visitorQueryOptions } from '../api';
 import { visitorSentence } from '../connections-logic';
 import { LoadError, Loading } from './shared';
+import { pageContainer } from '@/components/page-container';
 
 /** /unifi-teleport: reaching the hub through a UniFi gateway's Teleport, and a check of how this visitor came in. */
 export function UnifiTeleportPage() {
   return (
-    <div className="mx-auto grid w-full max-w-4xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">UniFi Teleport</h1>
         <p className="text-muted-foreground">

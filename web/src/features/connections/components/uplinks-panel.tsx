@@ -22,6 +22,7 @@ import {
   type UplinksFormValues,
 } from '../connections-logic';
 import { Empty, Field, LoadError, Loading } from './shared';
+import { axisUnit } from '@/lib/chart-axis';
 
 type Uplink = Uplinks['uplinks'][number];
 const ROLE_LABEL = { primary: 'Primary', backup: 'Backup' } as const;
@@ -162,6 +163,7 @@ function LatencyChart({ points }: { points: Uplinks['latency'] }) {
             domain={['dataMin', 'dataMax']}
             tick={axisTick}
             tickFormatter={time}
+            {...axisUnit('x', 'time')}
           />
           <YAxis
             tick={axisTick}

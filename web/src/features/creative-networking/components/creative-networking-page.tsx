@@ -10,6 +10,7 @@ import { useAuth } from '@/features/auth';
 import { AdminOnly } from '@/features/nexus-management/components/admin-only';
 import { errorMessage } from '@/lib/request';
 import { measureThroughput, runTool } from '../api';
+import { pageContainer } from '@/components/page-container';
 
 type Tool = 'ping' | 'traceroute' | 'dns' | 'port' | 'discover' | 'wake' | 'throughput';
 
@@ -49,7 +50,7 @@ const IDLE: RunState = { running: false, lines: [], done: null, error: null };
 export function CreativeNetworkingPage() {
   const { isAdmin } = useAuth();
   return (
-    <div className="mx-auto grid w-full max-w-5xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header>
         <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Creative Networking</h1>
         <p className="text-muted-foreground">

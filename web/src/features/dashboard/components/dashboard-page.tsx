@@ -20,6 +20,7 @@ import { SatelliteCard } from './satellite-card';
 import { SubscriptionCard } from './subscription-card';
 import { SystemHealthCard } from './system-health-card';
 import { VpnCard } from './vpn-card';
+import { pageContainer } from '@/components/page-container';
 
 /** Spec §2 "Dashboard" (/ and /dashboard), with the states of §4 and the polling of §7. */
 export function DashboardPage() {
@@ -37,7 +38,7 @@ export function DashboardPage() {
   const platform = useQuery(platformHealthQueryOptions(signedIn));
 
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Dashboard</h1>

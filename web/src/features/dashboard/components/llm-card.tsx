@@ -1,6 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { BrainCircuit } from 'lucide-react';
 import type { LlmPipelineStatus } from '@nexus/agent/contract';
+import { DEPLOY_OLLAMA_HREF } from '@/features/deploy/deploy-links';
 import { modelPreview, requestCount } from '../dashboard-logic';
 import { CardEmpty, Fact, Facts, QueryCard } from './dashboard-card';
 import { StatusBadge, StatusText } from './status-word';
@@ -39,7 +40,8 @@ function LlmSummary({ llm }: { llm: LlmPipelineStatus }) {
       {llm.status === 'offline' ? (
         <CardEmpty
           title="No model provider answers"
-          action={{ label: 'Open LLM Control Center', href: '/llm' }}
+          // A fresh hub has no Ollama running: deploying it is the one action that fixes this.
+          action={{ label: 'Deploy Ollama', href: DEPLOY_OLLAMA_HREF }}
         >
           {offlineHint(llm)}
         </CardEmpty>
@@ -71,8 +73,8 @@ function LlmSummary({ llm }: { llm: LlmPipelineStatus }) {
 function offlineHint(llm: LlmPipelineStatus): string {
   const failed = llm.providers.find((p) => p.status === 'offline' && p.error)?.error;
   if (llm.providers.length === 0)
-    return 'Start Ollama on the hub or add a cloud provider in the LLM Control Center.';
+    return 'Deploy Ollama on the hub, or add a cloud provider in the LLM Control Center.';
   return failed
-    ? `${failed.replace(/\.$/, '')}. Check that it runs, or add another provider.`
-    : 'Check that Ollama runs on the hub, or add a cloud provider.';
+    ? `${failed.replace(/\.$/, '')}. Deploy Ollama on the hub, or add another provider.`
+    : 'Deploy Ollama on the hub, or add a cloud provider.';
 }

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link } from 'wouter';
+import { Link, useSearch } from 'wouter';
 import { Cpu, ExternalLink, FileCode2, LayoutGrid, Rocket } from 'lucide-react';
 import type { CatalogAppView, CatalogField } from '@nexus/agent/contract';
 import { Badge } from '@/components/ui/badge';
@@ -18,6 +18,8 @@ import { EngineAlert } from '@/features/docker/components/engine-alert';
 import { errorMessage } from '@/lib/request';
 import { CATALOG_PATH, STACKS_PATH, catalogQueryOptions, useDeployStream } from '../api';
 import { DeployProgressView } from './deploy-progress-view';
+import { pageContainer } from '@/components/page-container';
+import { StatusBadge } from '@/components/status-badge';
 
 function SettingInput({
   field,
@@ -130,7 +132,16 @@ function AppDeployDialog({ app, onClose }: { app: CatalogAppView; onClose: () =>
 
 function CatalogTab({ canAct }: { canAct: boolean }) {
   const catalog = useQuery(catalogQueryOptions());
-  const [open, setOpen] = useState<CatalogAppView | null>(null);
+  const [chosen, setChosen] = useState<CatalogAppView | null>(null);
+  // ?app=<id> (other screens' "Deploy Ollama" and the like) opens that app's dialog once.
+  const wantedId = new URLSearchParams(useSearch()).get('app');
+  const [linkDismissed, setLinkDismissed] = useState(false);
+  const linked = canAct && !linkDismissed ? catalog.data?.find((a) => a.id === wantedId) : undefined;
+  const open = chosen ?? linked ?? null;
+  const setOpen = (app: CatalogAppView | null) => {
+    setChosen(app);
+    setLinkDismissed(true);
+  };
   if (catalog.isPending) {
     return (
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
@@ -168,9 +179,7 @@ function CatalogTab({ canAct }: { canAct: boolean }) {
               {app.deployed ? (
                 <p>
                   Deployed as <span className="font-medium">{app.deployed.name}</span>:{' '}
-                  <Badge variant={app.deployed.status === 'running' ? 'success' : 'warning'}>
-                    {app.deployed.status}
-                  </Badge>
+                  <StatusBadge status={app.deployed.status} />
                 </p>
               ) : (
                 <p className="text-muted-foreground">Not deployed yet.</p>
@@ -299,7 +308,7 @@ function ComposeTab({ canAct }: { canAct: boolean }) {
 export function DeployPage() {
   const { isAdmin } = useAuth();
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <h1 className="flex items-center gap-2 text-2xl font-semibold tracking-tight md:text-3xl">

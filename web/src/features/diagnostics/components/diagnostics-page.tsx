@@ -22,6 +22,7 @@ import { MetricsCharts } from './metrics-charts';
 import { Panel } from './panel';
 import { ProcessesCard } from './processes-card';
 import { QueryError, RowsSkeleton } from './query-state';
+import { pageContainer } from '@/components/page-container';
 
 const WINDOW_LABELS: Record<MetricWindow, { button: string; prose: string }> = {
   '1h': { button: 'Last hour', prose: 'last hour' },
@@ -61,7 +62,7 @@ export function DiagnosticsPage() {
   );
 
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <div className="flex flex-wrap items-center gap-3">

@@ -1,5 +1,6 @@
 import { Area, AreaChart, CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import type { ChartPoint } from '../metrics-series';
+import { axisUnit } from '@/lib/chart-axis';
 
 export interface SeriesDef {
   key: Exclude<keyof ChartPoint, number>;
@@ -82,6 +83,7 @@ export function TimeSeriesChart({
           tick={axisTick}
           stroke="var(--color-border)"
           minTickGap={40}
+          {...axisUnit('x', 'time')}
         />
         <YAxis
           domain={domain ?? [0, 'auto']}

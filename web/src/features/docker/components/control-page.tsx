@@ -14,6 +14,7 @@ import { catalogQueryOptions, probeApp, useRestartContainers } from '../api';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { EngineAlert } from './engine-alert';
 import { StateBadge } from './state-badge';
+import { pageContainer } from '@/components/page-container';
 
 function containerIds(app: CatalogAppView): string[] {
   return (app.deployed?.services ?? []).flatMap((s) => (s.containerId ? [s.containerId] : []));
@@ -121,7 +122,7 @@ export function ControlPage() {
   const deployedIds = (catalog.data ?? []).flatMap(containerIds);
 
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <h1 className="flex items-center gap-2 text-2xl font-semibold tracking-tight md:text-3xl">

@@ -30,6 +30,7 @@ import { UpdateActivity, UpdatesToolbar } from './container-updates';
 import { ContainersTable } from './containers-table';
 import { EngineAlert, EngineSummary } from './engine-alert';
 import { StateBadge } from './state-badge';
+import { pageContainer } from '@/components/page-container';
 
 function LoadingRows() {
   return (
@@ -369,7 +370,7 @@ function HistoryTab() {
 export function DockerPage() {
   const { isAdmin } = useAuth();
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <h1 className="flex items-center gap-2 text-2xl font-semibold tracking-tight md:text-3xl">

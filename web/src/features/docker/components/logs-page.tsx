@@ -27,6 +27,7 @@ import {
 } from '../log-buffer';
 import { EngineAlert } from './engine-alert';
 import { StateBadge } from './state-badge';
+import { pageContainer } from '@/components/page-container';
 
 function LogView({ container }: { container: string }) {
   const { user } = useAuth();
@@ -201,7 +202,7 @@ export function LogsPage() {
   const current = containers.data?.find((c) => c.name === selected);
 
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="grid gap-1">
         <h1 className="flex items-center gap-2 text-2xl font-semibold tracking-tight md:text-3xl">
           <ScrollText aria-hidden="true" className="size-7 text-primary" />

@@ -1,25 +1,6 @@
-import { Badge, type BadgeProps } from '@/components/ui/badge';
+import { StatusBadge } from '@/components/status-badge';
 
-/** Spec §4 status words: running is good, stopped (exited, dead) is bad, the rest in between. */
-export function stateVariant(state: string): BadgeProps['variant'] {
-  switch (state) {
-    case 'running':
-      return 'success';
-    case 'exited':
-    case 'dead':
-    case 'stopped':
-    case 'missing':
-      return 'destructive';
-    case 'paused':
-    case 'restarting':
-    case 'removing':
-    case 'partial':
-      return 'warning';
-    default:
-      return 'secondary';
-  }
-}
-
+/** Docker's state word in the console's one status badge (components/status-badge). */
 export function StateBadge({ state }: { state: string }) {
-  return <Badge variant={stateVariant(state)}>{state}</Badge>;
+  return <StatusBadge status={state} />;
 }

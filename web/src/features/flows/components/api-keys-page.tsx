@@ -12,6 +12,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { StatusPill } from '@/components/ui/status-pill';
 import { toast } from '@/components/ui/use-toast';
 import { apiKeysQueryOptions, flowsQueryOptions, useCreateApiKey, useRevokeApiKey } from '../api';
+import { pageContainer } from '@/components/page-container';
 
 /** /flowforge/api-keys: keys that let other programs run chosen flows. */
 export function ApiKeysPage() {
@@ -45,7 +46,7 @@ export function ApiKeysPage() {
   }
 
   return (
-    <div className="mx-auto grid w-full max-w-5xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="grid gap-1">
         <p className="text-sm text-muted-foreground">
           <Link href="/flowforge" className="underline underline-offset-4">

@@ -38,6 +38,7 @@ import {
 import { builderPath } from './gallery-page';
 import { RunsPanel, VersionsPanel } from './run-panel';
 import { StageConfigForm, configErrors, type Config } from './stage-form';
+import { pageContainer } from '@/components/page-container';
 
 interface DraftStage {
   /** Stable React key; the stage's id may be edited. */
@@ -125,7 +126,7 @@ export function BuilderPage() {
 function PickFlow() {
   const flows = useQuery(flowsQueryOptions());
   return (
-    <div className="mx-auto grid w-full max-w-3xl gap-4 px-4 py-6">
+    <div className={pageContainer('grid gap-4')}>
       <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Pipeline Builder</h1>
       <p className="text-muted-foreground">Choose a flow to edit, or start a new one from the gallery.</p>
       {flows.isPending ? (
@@ -168,11 +169,7 @@ function BuilderLoader({ flowId }: { flowId: number }) {
   const flow = useQuery(flowQueryOptions(flowId));
   if (flow.isPending) {
     return (
-      <div
-        className="mx-auto grid w-full max-w-7xl gap-4 px-4 py-6"
-        aria-busy="true"
-        aria-label="Loading the flow"
-      >
+      <div className={pageContainer('grid gap-4')} aria-busy="true" aria-label="Loading the flow">
         <Skeleton className="h-10 w-1/3" />
         <Skeleton className="h-40" />
         <Skeleton className="h-64" />
@@ -181,7 +178,7 @@ function BuilderLoader({ flowId }: { flowId: number }) {
   }
   if (flow.isError) {
     return (
-      <div className="mx-auto grid w-full max-w-3xl gap-2 px-4 py-6">
+      <div className={pageContainer('grid gap-2')}>
         <h1 className="text-2xl font-semibold">Pipeline Builder</h1>
         <p className="text-destructive">
           Could not load flow {flowId}: {flow.error.message}
@@ -302,7 +299,7 @@ function Builder({ flow }: { flow: Flow }) {
   }
 
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-start justify-between gap-4">
         <div className="grid content-start gap-1">
           <p className="text-sm text-muted-foreground">

@@ -17,6 +17,8 @@ import { useAuth } from '@/features/auth';
 import { flowsQueryOptions, useCreateFlow } from '../api';
 import { HomeNetworkAccessCard } from './home-network-card';
 import { RunStatusPill } from './run-view';
+import { RelatedLinks } from '@/components/related-links';
+import { pageContainer } from '@/components/page-container';
 
 export const builderPath = (id: number) => `/advanced-pipeline?flow=${id}`;
 
@@ -43,7 +45,7 @@ export function GalleryPage() {
   }
 
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-8 px-4 py-6">
+    <div className={pageContainer('grid gap-8')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">FlowForge Gallery</h1>
@@ -51,6 +53,12 @@ export function GalleryPage() {
             Build AI flows: a trigger (voice, API, schedule or webhook), then stages that listen, think and
             act.
           </p>
+          <RelatedLinks
+            links={[
+              { label: 'Advanced pipeline', href: '/advanced-pipeline' },
+              { label: 'Session simulations', href: '/session-simulations' },
+            ]}
+          />
         </div>
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" asChild>
@@ -143,6 +151,19 @@ export function GalleryPage() {
                   <CardTitle>{template.title}</CardTitle>
                   <CardDescription>{template.summary}</CardDescription>
                 </CardHeader>
+                {/* On a fresh hub a template's first run fails without these: say so before, with the fix. */}
+                <CardContent className="text-sm">
+                  <p className="text-muted-foreground">Needs:</p>
+                  <ul className="grid gap-0.5">
+                    {template.needs.map((need) => (
+                      <li key={need.href}>
+                        <Link href={need.href} className="text-primary underline-offset-4 hover:underline">
+                          {need.label}
+                        </Link>
+                      </li>
+                    ))}
+                  </ul>
+                </CardContent>
                 <CardFooter>
                   <Button
                     variant="outline"

@@ -1,5 +1,6 @@
 import { CheckCircle2, ChevronRight, CircleDashed, Loader2, MinusCircle, XCircle } from 'lucide-react';
-import type { FlowRun, StageRun } from '@nexus/agent/contract';
+import { Link } from 'wouter';
+import { FLOW_SERVICES, type FlowRun, type StageRun } from '@nexus/agent/contract';
 import { StatusPill, type PillTone } from '@/components/ui/status-pill';
 import { cn } from '@/lib/utils';
 
@@ -102,7 +103,10 @@ export function RunView({ run }: { run: FlowRun }) {
                 </span>
               </summary>
               <div className="grid grid-cols-1 gap-2 border-t px-3 py-2 text-xs">
-                {stage.error ? <p className="text-destructive">{stage.error}</p> : null}
+                {stage.error ? (
+                  <p className="[overflow-wrap:anywhere] text-destructive">{stage.error}</p>
+                ) : null}
+                {stage.error ? <ServiceFix error={stage.error} /> : null}
                 <div className="grid min-w-0 gap-1">
                   <span className="font-medium text-muted-foreground">Input</span>
                   <pre className="max-h-48 overflow-auto rounded bg-muted p-2 whitespace-pre-wrap [overflow-wrap:anywhere]">
@@ -121,5 +125,16 @@ export function RunView({ run }: { run: FlowRun }) {
         ))}
       </ol>
     </div>
+  );
+}
+
+/** A stage that failed for want of a service names its page (the agent's hint): make it a link. */
+function ServiceFix({ error }: { error: string }) {
+  const service = Object.values(FLOW_SERVICES).find((s) => error.includes(s.href));
+  if (!service) return null;
+  return (
+    <Link href={service.href} className="font-medium text-primary underline-offset-4 hover:underline">
+      Set up {service.label}
+    </Link>
   );
 }

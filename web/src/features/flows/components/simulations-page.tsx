@@ -15,6 +15,7 @@ import { builderPath } from './gallery-page';
 import { parseTypedInput } from './run-panel';
 import { ClipRecorder } from './clip-recorder';
 import { RunView } from './run-view';
+import { pageContainer } from '@/components/page-container';
 
 const selectClass =
   'h-9 w-full rounded-md border border-input bg-background px-3 text-sm shadow-sm focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none';
@@ -49,7 +50,7 @@ export function SimulationsPage() {
   }
 
   return (
-    <div className="mx-auto grid w-full max-w-6xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="grid content-start gap-1">
         <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Session Simulations</h1>
         <p className="text-muted-foreground">

@@ -1,6 +1,7 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Search } from 'lucide-react';
+import { useLocation } from 'wouter';
 import type { HaEntity, HaMyAccess } from '@nexus/agent/contract';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -29,6 +30,7 @@ import {
   LivePill,
   useHaStatus,
 } from './ha-common';
+import { RelatedLinks } from '@/components/related-links';
 
 interface DeviceControlProps {
   title: string;
@@ -38,6 +40,7 @@ interface DeviceControlProps {
 }
 
 function DeviceControl({ title, description, groupBy }: DeviceControlProps) {
+  const [location] = useLocation();
   const { isAdmin } = useAuth();
   const status = useHaStatus();
   const { liveState } = useHaLive();
@@ -76,6 +79,12 @@ function DeviceControl({ title, description, groupBy }: DeviceControlProps) {
         </>
       }
     >
+      <RelatedLinks
+        links={[
+          { label: 'Devices by room', href: '/ha-device-control' },
+          { label: 'Devices with their entities', href: '/home-assistant-devices' },
+        ].filter((link) => link.href !== location)}
+      />
       <ConnectionBanner status={status.data} />
       <div className="flex flex-wrap items-center gap-3">
         <div className="relative min-w-64 flex-1">

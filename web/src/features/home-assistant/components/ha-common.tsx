@@ -11,6 +11,7 @@ import { useAuth } from '@/features/auth';
 import type { LiveConnectionState } from '@/lib/live';
 import { errorMessage } from '@/lib/request';
 import { haStatusQueryOptions } from '../api';
+import { pageContainer } from '@/components/page-container';
 
 export function HaPage({
   title,
@@ -24,7 +25,7 @@ export function HaPage({
   children: ReactNode;
 }) {
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">{title}</h1>
@@ -121,7 +122,10 @@ export function ConnectionBanner({ status }: { status: HaStatus | undefined }) {
       <Alert variant="warning">
         <AlertCircle aria-hidden="true" />
         <AlertTitle>Home Assistant is degraded</AlertTitle>
-        <AlertDescription>{status.message}</AlertDescription>
+        <AlertDescription>
+          <p>{status.message}</p>
+          {setup}
+        </AlertDescription>
       </Alert>
     );
   }
@@ -138,6 +142,8 @@ export function ConnectionBanner({ status }: { status: HaStatus | undefined }) {
         ) : status.state === 'reconnecting' ? (
           <p>The hub reconnects on its own; what you see below may be out of date.</p>
         ) : null}
+        {/* A wrong address or a moved Home Assistant is fixed in its settings (issue 21: no dead end). */}
+        {status.state === 'connecting' ? null : setup}
       </AlertDescription>
     </Alert>
   );

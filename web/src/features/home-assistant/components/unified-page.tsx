@@ -42,6 +42,8 @@ import { ConnectionTestCard } from './connection-test-panel';
 import { MemberAccessCard } from './member-access-card';
 import { ConnectionBanner, ConnectionPill, ErrorCard, HaPage, LivePill, useHaStatus } from './ha-common';
 import { useNow } from './entities-page';
+import { axisUnit } from '@/lib/chart-axis';
+import { humanize } from '@/lib/words';
 
 /** Spec §2: one screen, six paths; each path opens its tab. */
 export const HA_TABS = [
@@ -84,24 +86,24 @@ export function HaUnifiedPage() {
             </TabsTrigger>
           ))}
         </TabsList>
-        <TabsContent value="setup" className="grid gap-4 pt-2">
+        <TabsContent value="setup" className="grid grid-cols-[minmax(0,1fr)] gap-4 pt-2">
           <SetupTab status={status.data} />
         </TabsContent>
-        <TabsContent value="manager" className="grid gap-4 pt-2">
+        <TabsContent value="manager" className="grid grid-cols-[minmax(0,1fr)] gap-4 pt-2">
           <ConnectionBanner status={status.data} />
           {status.data ? <ManagerTab status={status.data} /> : <StatusLoading error={status.error} />}
         </TabsContent>
-        <TabsContent value="test" className="grid gap-4 pt-2">
+        <TabsContent value="test" className="grid grid-cols-[minmax(0,1fr)] gap-4 pt-2">
           <ConnectionTestCard />
         </TabsContent>
-        <TabsContent value="troubleshoot" className="grid gap-4 pt-2">
+        <TabsContent value="troubleshoot" className="grid grid-cols-[minmax(0,1fr)] gap-4 pt-2">
           <TroubleshootTab status={status.data} liveState={liveState} />
         </TabsContent>
-        <TabsContent value="summary" className="grid gap-4 pt-2">
+        <TabsContent value="summary" className="grid grid-cols-[minmax(0,1fr)] gap-4 pt-2">
           <ConnectionBanner status={status.data} />
           {status.data ? <SummaryTab status={status.data} /> : <StatusLoading error={status.error} />}
         </TabsContent>
-        <TabsContent value="debug" className="grid gap-4 pt-2">
+        <TabsContent value="debug" className="grid grid-cols-[minmax(0,1fr)] gap-4 pt-2">
           {status.data ? <DebugTab status={status.data} /> : <StatusLoading error={status.error} />}
         </TabsContent>
       </Tabs>
@@ -402,6 +404,7 @@ function ManagerTab({ status }: { status: HaStatus }) {
                 tick={axisTick}
                 tickFormatter={(t: number) => new Date(t).toLocaleTimeString()}
                 minTickGap={40}
+                {...axisUnit('x', 'time')}
               />
               <YAxis tick={axisTick} width={48} unit=" ms" />
               <Tooltip
@@ -598,7 +601,7 @@ function SummaryTab({ status }: { status: HaStatus }) {
                 margin={{ left: 8, right: 16 }}
               >
                 <CartesianGrid stroke="var(--color-border)" strokeDasharray="3 3" horizontal={false} />
-                <XAxis type="number" tick={axisTick} allowDecimals={false} />
+                <XAxis type="number" tick={axisTick} allowDecimals={false} {...axisUnit('x', 'entities')} />
                 <YAxis type="category" dataKey="label" tick={axisTick} width={110} />
                 <Tooltip
                   contentStyle={{
@@ -654,8 +657,8 @@ function DebugTab({ status }: { status: HaStatus }) {
     <>
       <Section title="Connection details">
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <Fact label="State">{status.state}</Fact>
-          <Fact label="Health">{status.health}</Fact>
+          <Fact label="State">{humanize(status.state)}</Fact>
+          <Fact label="Health">{humanize(status.health)}</Fact>
           <Fact label="Failed attempts">{status.retryAttempts}</Fact>
           <Fact label="Next attempt">
             {status.nextRetryAt ? new Date(status.nextRetryAt).toLocaleTimeString() : '—'}
@@ -695,7 +698,7 @@ function DebugTab({ status }: { status: HaStatus }) {
                           : 'secondary'
                       }
                     >
-                      {e.kind}
+                      {humanize(e.kind)}
                     </Badge>
                   </TableCell>
                   <TableCell>{e.message}</TableCell>

@@ -4,10 +4,12 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/features/auth';
 import { SpeechPanel } from '@/features/speech';
 import { ChatPanel } from './chat-panel';
+import { OllamaOfflineAlert } from './deploy-ollama';
 import { ModelsPanel } from './models-panel';
 import { PipelinePanel } from './pipeline-panel';
 import { ProvidersPanel } from './providers-panel';
 import { RouterPanel } from './router-panel';
+import { pageContainer } from '@/components/page-container';
 
 // /pipeline-builder opens FlowForge's builder (its own feature, loaded only on that path).
 const FlowBuilder = lazy(async () => ({ default: (await import('@/features/flows')).BuilderPage }));
@@ -48,7 +50,7 @@ function LlmControlTabs({ path }: { path: string }) {
   const [tab, setTab] = useState<Tab>(!isAdmin && ADMIN_TABS.includes(wanted) ? 'chat' : wanted);
 
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="grid gap-1">
         <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">LLM Control Center</h1>
         <p className="text-muted-foreground">
@@ -56,6 +58,7 @@ function LlmControlTabs({ path }: { path: string }) {
           task.
         </p>
       </header>
+      <OllamaOfflineAlert />
       <Tabs value={tab} onValueChange={(v) => setTab(v as Tab)} className="grid gap-4">
         <TabsList className="justify-self-start">
           <TabsTrigger value="chat">Chat</TabsTrigger>

@@ -4,9 +4,11 @@ import { Badge } from '@/components/ui/badge';
 import { useAuth } from '@/features/auth';
 import { providerHealthQueryOptions, providersQueryOptions } from '../api';
 import { ChatPanel } from './chat-panel';
+import { DeployOllamaAction, OllamaOfflineAlert } from './deploy-ollama';
 import { ModelsPanel } from './models-panel';
 import { HealthBadge } from './providers-panel';
 import { Section } from './section';
+import { pageContainer } from '@/components/page-container';
 
 /** /ollama: the hub's Ollama (and other hubs' for admins), its models and pulls, and a chat with its models. */
 export function OllamaPage() {
@@ -16,13 +18,14 @@ export function OllamaPage() {
   const ollamaIds = new Set((providers.data ?? []).filter((p) => p.kind === 'ollama').map((p) => p.id));
   const ollamas = (health.data ?? []).filter((h) => h.status !== 'disabled' && ollamaIds.has(h.providerId));
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="grid gap-1">
         <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Ollama Integration</h1>
         <p className="text-muted-foreground">
           The language models running on your own hardware: chat with them and manage them.
         </p>
       </header>
+      <OllamaOfflineAlert />
       {isAdmin ? (
         <Section
           title="Ollama servers"
@@ -30,7 +33,15 @@ export function OllamaPage() {
           description="Health and latency of each Ollama the hub uses."
         >
           <ul className="flex flex-wrap gap-3">
-            {ollamas.length === 0 ? <li className="text-sm text-muted-foreground">Checking…</li> : null}
+            {health.isPending || providers.isPending ? (
+              <li className="text-sm text-muted-foreground">Checking…</li>
+            ) : ollamas.length === 0 ? (
+              // Not "Checking…" for ever: no Ollama is set up (or all are switched off).
+              <li className="grid gap-1 text-sm text-muted-foreground">
+                <p>No Ollama server is set up.</p>
+                <DeployOllamaAction />
+              </li>
+            ) : null}
             {ollamas.map((h) => (
               <li key={h.providerId} className="flex items-center gap-2 rounded-lg border px-3 py-2 text-sm">
                 <span className="font-medium">{h.name}</span>

@@ -1,12 +1,11 @@
 import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Activity, Boxes } from 'lucide-react';
-import { Badge } from '@/components/ui/badge';
 import { formatBytes } from '@/lib/format-bytes';
 import { pipelineStatusQueryOptions } from '../api';
 import { EmptyState, LoadError, RowsSkeleton, Section } from './section';
+import { StatusBadge } from '@/components/status-badge';
 
-const STATUS_VARIANT = { running: 'success', degraded: 'warning', offline: 'destructive' } as const;
 const TYPE_LABEL = {
   local: 'Local',
   cloud: 'Cloud',
@@ -28,7 +27,7 @@ export function PipelinePanel() {
       <Section title="Pipeline" icon={Activity} description="Checked every few seconds.">
         <dl className="grid gap-3 text-sm" data-testid="pipeline-facts">
           <Row label="Status">
-            <Badge variant={STATUS_VARIANT[s.status]}>{s.status}</Badge>
+            <StatusBadge status={s.status} />
           </Row>
           <Row label="Type">{TYPE_LABEL[s.pipelineType]}</Row>
           <Row label="Active models">{s.activeModels}</Row>
@@ -43,7 +42,7 @@ export function PipelinePanel() {
                 {p.activeRequests !== undefined
                   ? ` · ${p.activeRequests} streaming · ${p.servedRequests ?? 0} answered`
                   : ''}
-                <Badge variant={p.status === 'online' ? 'success' : 'destructive'}>{p.status}</Badge>
+                <StatusBadge status={p.status} />
               </span>
             </li>
           ))}
@@ -68,13 +67,7 @@ export function PipelinePanel() {
                     {m.sizeBytes !== null ? ` · ${formatBytes(m.sizeBytes)}` : ''}
                   </span>
                 </span>
-                <Badge
-                  variant={
-                    m.status === 'running' ? 'success' : m.status === 'offline' ? 'destructive' : 'secondary'
-                  }
-                >
-                  {m.status}
-                </Badge>
+                <StatusBadge status={m.status} />
               </li>
             ))}
           </ul>

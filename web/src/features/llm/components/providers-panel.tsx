@@ -30,16 +30,11 @@ import {
 } from '../api';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { LoadError, RowsSkeleton, Section } from './section';
+import { StatusBadge } from '@/components/status-badge';
 
 export function HealthBadge({ health }: { health: LlmProviderHealthEntry | undefined }) {
-  if (!health) return <Badge variant="secondary">Checking…</Badge>;
-  if (health.status === 'online') return <Badge variant="success">Online</Badge>;
-  if (health.status === 'disabled') return <Badge variant="outline">Disabled</Badge>;
-  return (
-    <Badge variant="destructive" title={health.error ?? undefined}>
-      Offline
-    </Badge>
-  );
+  if (!health) return <StatusBadge status="checking" label="Checking…" />;
+  return <StatusBadge status={health.status} title={health.error ?? undefined} />;
 }
 
 /** The providers (admins): health and latency, add, enable, key, remove. API keys are never shown. */

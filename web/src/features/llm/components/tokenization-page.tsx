@@ -9,6 +9,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { cn } from '@/lib/utils';
 import { LLM_API, tokenize } from '../api';
 import { LoadError, RowsSkeleton, Section } from './section';
+import { pageContainer } from '@/components/page-container';
 
 type Encoding = (typeof TOKENIZER_ENCODINGS)[number];
 
@@ -47,7 +48,7 @@ export function TokenizationPage() {
   });
 
   return (
-    <div className="mx-auto grid w-full max-w-5xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="grid gap-1">
         <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Tokenization Demo</h1>
         <p className="text-muted-foreground">

@@ -7,6 +7,9 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { usageQueryOptions } from '../api';
 import { byModel, byUser, grandTotal, messagesByDay, type Total } from '../usage-series';
 import { EmptyState, LoadError, RowsSkeleton, Section } from './section';
+import { RelatedLinks } from '@/components/related-links';
+import { axisUnit } from '@/lib/chart-axis';
+import { pageContainer } from '@/components/page-container';
 
 const WINDOWS = [7, 30, 90] as const;
 /** Chart colours: the theme's tokens first, then hues that read on both backgrounds. */
@@ -34,7 +37,7 @@ export function UsagePage() {
   const usage = useQuery(usageQueryOptions(days));
 
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">LLM Usage</h1>
@@ -42,6 +45,7 @@ export function UsagePage() {
             Every answered AI message, by day, person and model.
             {usage.data?.scope === 'own' ? ' You see your own use; admins see everyone’s.' : ''}
           </p>
+          <RelatedLinks links={[{ label: 'How tokens are counted', href: '/tokenization-demo' }]} />
         </div>
         <div role="group" aria-label="Time window" className="flex gap-1 rounded-lg bg-muted p-1">
           {WINDOWS.map((d) => (
@@ -103,8 +107,13 @@ function UsageCharts({
         >
           <BarChart data={points} responsive style={{ width: '100%', height: '100%' }}>
             <CartesianGrid strokeDasharray="3 3" stroke="var(--color-border)" vertical={false} />
-            <XAxis dataKey="day" tick={axisTick} tickFormatter={(d: string) => d.slice(5)} />
-            <YAxis allowDecimals={false} tick={axisTick} width={36} />
+            <XAxis
+              dataKey="day"
+              tick={axisTick}
+              tickFormatter={(d: string) => d.slice(5)}
+              {...axisUnit('x', 'day (month-day)')}
+            />
+            <YAxis allowDecimals={false} tick={axisTick} width={44} {...axisUnit('y', 'messages')} />
             <Tooltip contentStyle={tooltipStyle} cursor={{ fill: 'var(--color-muted)' }} />
             <Legend />
             {models.map((m, i) => (
@@ -147,7 +156,7 @@ function TotalsChart({ totals, label }: { totals: Total[]; label: string }) {
   return (
     <div role="img" aria-label={label} style={{ height: Math.max(120, data.length * 32) }} className="w-full">
       <BarChart data={data} layout="vertical" responsive style={{ width: '100%', height: '100%' }}>
-        <XAxis type="number" allowDecimals={false} tick={axisTick} />
+        <XAxis type="number" allowDecimals={false} tick={axisTick} {...axisUnit('x', 'messages')} />
         <YAxis type="category" dataKey="label" width={140} tick={axisTick} />
         <Tooltip contentStyle={tooltipStyle} cursor={{ fill: 'var(--color-muted)' }} />
         <Bar dataKey="messages" name="Messages" fill="var(--color-primary)" isAnimationActive={false} />

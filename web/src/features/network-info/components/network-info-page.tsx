@@ -19,6 +19,7 @@ import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
 import { networkInfoQueryOptions, signalWords, sortInterfaces } from '../api';
 import { HttpsSection } from './https-section';
+import { pageContainer } from '@/components/page-container';
 
 /**
  * /network-info: the hub's interfaces and addresses, its gateway and DNS, its Wi-Fi signal, Tailscale,
@@ -28,7 +29,7 @@ export function NetworkInfoPage() {
   const query = useQuery(networkInfoQueryOptions());
   const info = query.data;
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Network Info</h1>

@@ -44,6 +44,7 @@ import {
   removeHub,
   revokeAccessToken,
 } from '../api';
+import { pageContainer } from '@/components/page-container';
 
 const STATE_BADGE: Record<
   RemoteHubState,
@@ -425,7 +426,7 @@ export function HubsPage() {
   const { isAdmin } = useAuth();
   const hubs = useQuery(hubsQueryOptions());
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <h1 className="flex items-center gap-2 text-2xl font-semibold tracking-tight md:text-3xl">

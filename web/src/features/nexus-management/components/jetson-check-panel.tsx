@@ -100,7 +100,7 @@ function Facts({ report }: { report: JetsonReport }) {
         <CardTitle role="heading" aria-level={2} className="flex flex-wrap items-center gap-2 text-lg">
           {report.isJetson ? (report.board.model ?? 'NVIDIA Jetson') : 'Not a Jetson'}
           <Badge variant={report.isJetson ? 'success' : 'outline'}>
-            {report.isJetson ? 'Jetson' : 'isJetson: false'}
+            {report.isJetson ? 'Jetson' : 'Not a Jetson'}
           </Badge>
         </CardTitle>
         <CardDescription>

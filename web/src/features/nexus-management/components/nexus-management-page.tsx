@@ -9,6 +9,7 @@ import { DebugPanel } from './debug-panel';
 import { JetsonCheckPanel } from './jetson-check-panel';
 import { OverviewPanel } from './overview-panel';
 import { SelfTestPanel } from './self-test-panel';
+import { pageContainer } from '@/components/page-container';
 
 interface Section {
   href: string;
@@ -113,7 +114,7 @@ export function NexusManagementPage({
   }
   const { title, intro, Panel } = PANELS[location] ?? PANELS['/nexus-management']!;
   return (
-    <div className="mx-auto grid w-full max-w-7xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="grid gap-3">
         <SectionNav />
         <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">{title}</h1>

@@ -7,6 +7,7 @@ import { MENU_LIMIT, notificationsQueryOptions, useMarkAllRead } from '../api';
 import { ChannelsPanel } from './channels-panel';
 import { NotificationList } from './notification-list';
 import { PreferencesPanel } from './preferences-panel';
+import { pageContainer } from '@/components/page-container';
 
 /** The /notifications screen: the inbox, this person's preferences and (admins) the hub's channels. */
 export function NotificationsPage() {
@@ -17,7 +18,7 @@ export function NotificationsPage() {
   const unread = summary.data?.unreadCount ?? 0;
 
   return (
-    <div className="mx-auto w-full max-w-4xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold tracking-tight">Notifications</h1>

@@ -11,12 +11,13 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
 import { onboardingQueryOptions } from '../api';
+import { pageContainer } from '@/components/page-container';
 
 /** /onboarding: the first-run checklist, read from the hub's real state each time it opens. */
 export function OnboardingPage() {
   const checklist = useQuery(onboardingQueryOptions());
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">Onboarding</h1>
         <p className="text-sm text-muted-foreground">

@@ -13,11 +13,12 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
 import { pairingQueryOptions, phonesQueryOptions, useCreatePairing, useRevokePhone } from '../api';
+import { pageContainer } from '@/components/page-container';
 
 /** /phone-admin: pair a phone by QR code and manage the phones signed in to this account. */
 export function PhoneAdminPage() {
   return (
-    <div className="mx-auto w-full max-w-4xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">Phone Admin</h1>
         <p className="text-sm text-muted-foreground">

@@ -19,6 +19,7 @@ import { SatelliteActions } from './satellite-actions';
 import { STATUS_PILL, formatAgo, isWeakSignal } from './satellite-format';
 import { ReportingSummary, SatelliteListStates } from './satellite-list-states';
 import { TokenReveal } from './token-reveal';
+import { pageContainer } from '@/components/page-container';
 
 const HEARTBEAT_SECONDS = SATELLITE_HEARTBEAT_INTERVAL_MS / 1000;
 const OFFLINE_SECONDS = SATELLITE_OFFLINE_AFTER_MS / 1000;
@@ -37,7 +38,7 @@ export function SatelliteManagementLegacyPage() {
   const [rotated, setRotated] = useState<SatelliteWithToken | null>(null);
 
   return (
-    <div className="mx-auto w-full max-w-6xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold tracking-tight">Satellite Management (Legacy)</h1>

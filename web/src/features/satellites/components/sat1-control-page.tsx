@@ -8,6 +8,7 @@ import { satellitesQueryOptions, useSatellitesLive } from '../api';
 import { isSatellite1 } from './satellite-format';
 import { SatelliteView, ViewSkeleton } from './satellite-controls-page';
 import { SourceBadge } from './source-badge';
+import { pageContainer } from '@/components/page-container';
 
 /** /sat1-control: the hub's first Satellite1 (FutureProofHomes), with the controls it has. */
 export function Sat1ControlPage() {
@@ -16,7 +17,7 @@ export function Sat1ControlPage() {
   const satellite = list.data?.find(isSatellite1);
 
   return (
-    <div className="mx-auto w-full max-w-6xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <header className="flex flex-wrap items-center gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">Satellite1 Control</h1>
         {satellite ? (

@@ -11,6 +11,7 @@ import { satelliteQueryOptions, useSatellitesLive } from '../api';
 import { SatelliteControls } from './satellite-controls';
 import { SatelliteDetails } from './satellite-details';
 import { SourceBadge } from './source-badge';
+import { pageContainer } from '@/components/page-container';
 
 function BackLink() {
   return (
@@ -56,7 +57,7 @@ export function SatelliteControlsPage() {
     !valid || (query.isError && query.error instanceof ApiRequestError && query.error.status === 404);
 
   return (
-    <div className="mx-auto w-full max-w-6xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <BackLink />
       {notFound ? (
         <NotFoundState raw={raw} />

@@ -17,6 +17,8 @@ import { ReportingSummary, SatelliteListStates } from './satellite-list-states';
 import { SignalChart } from './signal-chart';
 import { SourceBadge } from './source-badge';
 import { SourceNotices } from './source-notices';
+import { RelatedLinks } from '@/components/related-links';
+import { pageContainer } from '@/components/page-container';
 
 /**
  * /satellite-management: every satellite the hub knows, merged from Home Assistant (Voice PE,
@@ -29,7 +31,7 @@ export function SatelliteManagementPage() {
   useSatellitesLive();
 
   return (
-    <div className="mx-auto w-full max-w-7xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
         <div className="space-y-1">
           <h1 className="text-2xl font-semibold tracking-tight">Satellite Management</h1>
@@ -41,6 +43,7 @@ export function SatelliteManagementPage() {
             </Link>
             ).
           </p>
+          <RelatedLinks links={[{ label: 'Satellite1 control', href: '/sat1-control' }]} />
         </div>
         {isAdmin ? (
           <div className="flex flex-wrap gap-2">

@@ -3,6 +3,7 @@ import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts'
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/request';
 import { satelliteSignalQueryOptions } from '../api';
+import { axisUnit } from '@/lib/chart-axis';
 
 const axisTick = { fill: 'var(--color-muted-foreground)', fontSize: 11 };
 const hourMinute = (t: number) =>
@@ -68,6 +69,7 @@ export function SignalChart({ id, name, height = 140 }: { id: number; name: stri
             tick={axisTick}
             stroke="var(--color-border)"
             minTickGap={40}
+            {...axisUnit('x', 'time')}
           />
           <YAxis
             dataKey="dbm"
@@ -76,8 +78,9 @@ export function SignalChart({ id, name, height = 140 }: { id: number; name: stri
             tickFormatter={(v: number) => `${v}`}
             tick={axisTick}
             stroke="var(--color-border)"
-            width={40}
+            width={48}
             allowDecimals={false}
+            {...axisUnit('y', 'dBm')}
           />
           <Tooltip
             isAnimationActive={false}

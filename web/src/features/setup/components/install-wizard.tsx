@@ -67,6 +67,7 @@ function FirstBootWizard() {
       clearDraft(session());
       queryClient.setQueryData(setupKeys.status, { needsSetup: false, suggested: null });
       queryClient.setQueryData(setupKeys.progress, result.progress);
+      queryClient.setQueryData(setupKeys.identity, { hubName: result.progress.hubName });
       // Signed in: the console's signed-in routes take over, and /install carries on from the network check.
       queryClient.setQueryData(authUserQueryKey, result.user);
       navigate('/install', { replace: true });
@@ -182,6 +183,8 @@ function OwnerWizard({ progress }: { progress: SetupProgress }) {
 
   const apply = (next: SetupProgress) => {
     queryClient.setQueryData(setupKeys.progress, next);
+    // The header and the title show the name the owner just chose.
+    queryClient.setQueryData(setupKeys.identity, { hubName: next.hubName });
     setViewing(null);
     setError(null);
   };

@@ -12,6 +12,7 @@ import { cn } from '@/lib/utils';
 import { setupProgressQueryOptions } from '../api';
 import { STEP_TITLES } from '../steps';
 import { InstallWizard } from './install-wizard';
+import { pageContainer } from '@/components/page-container';
 
 const GUIDES = [
   { href: '/nexus-setup', label: 'Install guide', icon: Wrench },
@@ -43,7 +44,7 @@ function GuideNav() {
 
 function GuideFrame({ title, intro, children }: { title: string; intro: string; children: ReactNode }) {
   return (
-    <div className="mx-auto grid w-full max-w-4xl gap-6 px-4 py-6">
+    <div className={pageContainer('grid gap-6')}>
       <header className="grid gap-3">
         <GuideNav />
         <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">{title}</h1>

@@ -13,12 +13,13 @@ import { errorMessage } from '@/lib/request';
 import { usersQueryOptions } from '../api';
 import { InvitesCard, RegistrationModeCard } from './registration-cards';
 import { UsersTable, type Refusal } from './users-table';
+import { pageContainer } from '@/components/page-container';
 
 /** /user-management: the hub's accounts and their roles, for admins and superadmins. */
 export function UserManagementPage() {
   const { user, isAdmin } = useAuth();
   return (
-    <div className="mx-auto w-full max-w-6xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">User Management</h1>
         <p className="text-sm text-muted-foreground">

@@ -23,6 +23,7 @@ import { DeviceSelect } from './device-select';
 import { LevelMeter, MicrophoneAlert } from './level-meter';
 import { QualityDetails, VerdictBadge } from './quality';
 import { useMicrophone } from './use-microphone';
+import { pageContainer } from '@/components/page-container';
 
 /** A visitor's take stops at the latest after this long. */
 const MAX_CROWD_TAKE_MS = 5000;
@@ -31,7 +32,7 @@ const MAX_CROWD_TAKE_MS = 5000;
 export function CrowdsourcePage() {
   const { wakeWord } = useParams<{ wakeWord?: string }>();
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">Wake Word Crowdsourcing</h1>
         <p className="text-sm text-muted-foreground">

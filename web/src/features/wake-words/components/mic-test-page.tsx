@@ -7,6 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { DeviceSelect } from './device-select';
 import { LevelMeter, MicrophoneAlert } from './level-meter';
 import { useMicrophone } from './use-microphone';
+import { pageContainer } from '@/components/page-container';
 
 /** The longest take the test keeps. */
 const MAX_TEST_TAKE_MS = 10_000;
@@ -14,7 +15,7 @@ const MAX_TEST_TAKE_MS = 10_000;
 /** /mic-test: one microphone's live level, noise floor, sample rate and clipping, and a take to play back. */
 export function MicTestPage() {
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">Microphone Test</h1>
         <p className="text-sm text-muted-foreground">
@@ -31,7 +32,7 @@ export function MicTestPage() {
 export function MicDiagnosticPage() {
   const microphone = useMicrophone();
   return (
-    <div className="mx-auto w-full max-w-3xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">Microphone Diagnostics</h1>
         <p className="text-sm text-muted-foreground">

@@ -18,6 +18,7 @@ import { DeviceSelect, deviceName } from './device-select';
 import { LevelMeter, MicrophoneAlert } from './level-meter';
 import { SampleRow } from './samples-panel';
 import { useMicrophone } from './use-microphone';
+import { pageContainer } from '@/components/page-container';
 
 /** Seconds counted down before each take. */
 export const COUNTDOWN_SECONDS = 3;
@@ -106,7 +107,7 @@ export function TrainingPage() {
 
   if (list.isLoading) {
     return (
-      <div role="status" className="mx-auto w-full max-w-4xl space-y-4 px-4 py-8">
+      <div role="status" className={pageContainer('space-y-4')}>
         <span className="sr-only">Loading</span>
         <Skeleton className="h-40 w-full" />
       </div>
@@ -114,7 +115,7 @@ export function TrainingPage() {
   }
 
   return (
-    <div className="mx-auto w-full max-w-4xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">Wake Word Model Training</h1>
         <p className="text-sm text-muted-foreground">

@@ -18,6 +18,9 @@ import { errorMessage } from '@/lib/request';
 import { useCreateWakeWord, useDeleteWakeWord, useUpdateWakeWord, wakeWordsQueryOptions } from '../api';
 import { ExportPanel } from './export-panel';
 import { SamplesPanel } from './samples-panel';
+import { RelatedLinks } from '@/components/related-links';
+import { axisUnit } from '@/lib/chart-axis';
+import { pageContainer } from '@/components/page-container';
 
 /** /wake-words: the wake words, their progress by device and speaker, their samples and exports. */
 export function WakeWordsPage() {
@@ -27,7 +30,7 @@ export function WakeWordsPage() {
   const selected = list.data?.find((w) => w.id === selectedId) ?? list.data?.[0];
 
   return (
-    <div className="mx-auto w-full max-w-6xl space-y-6 px-4 py-8">
+    <div className={pageContainer('space-y-6')}>
       <header className="space-y-1">
         <h1 className="text-2xl font-semibold tracking-tight">Wake Word Training</h1>
         <p className="text-sm text-muted-foreground">
@@ -37,6 +40,13 @@ export function WakeWordsPage() {
             Test a microphone
           </Link>
         </p>
+        <RelatedLinks
+          links={[
+            { label: 'Model training', href: '/wake-word-training' },
+            { label: 'Microphone diagnostics', href: '/mic-diagnostic' },
+            { label: 'Crowdsourcing', href: '/crowdsource' },
+          ]}
+        />
       </header>
 
       {isAdmin ? <CreateWakeWordForm /> : null}
@@ -281,7 +291,12 @@ function ProgressChart({ title, data }: { title: string; data: ChartRow[] }) {
             <ResponsiveContainer width="100%" height="100%">
               <BarChart data={data} layout="vertical" margin={{ left: 16 }}>
                 <CartesianGrid strokeDasharray="3 3" className="stroke-border" />
-                <XAxis type="number" allowDecimals={false} tick={{ fontSize: 12 }} />
+                <XAxis
+                  type="number"
+                  allowDecimals={false}
+                  tick={{ fontSize: 12 }}
+                  {...axisUnit('x', 'samples')}
+                />
                 <YAxis type="category" dataKey="name" width={120} tick={{ fontSize: 12 }} />
                 <Tooltip />
                 <Legend />
