@@ -10,7 +10,7 @@ import { ConfirmButton } from '@/components/ui/confirm';
 import { Panel } from '@/components/ui/panel';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
-import { StatusBadge } from '@/features/dashboard/components/status-word';
+import { StatusBadge } from '@/components/status-badge';
 import { trialBanner } from '@/features/dashboard/dashboard-logic';
 import { LoadError, RowsSkeleton } from '@/features/llm/components/section';
 import { errorMessage } from '@/lib/request';

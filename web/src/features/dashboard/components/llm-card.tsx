@@ -3,7 +3,7 @@ import { BrainCircuit } from 'lucide-react';
 import type { LlmPipelineStatus } from '@nexus/agent/contract';
 import { modelPreview, requestCount } from '../dashboard-logic';
 import { CardEmpty, Fact, Facts, QueryCard } from './dashboard-card';
-import { StatusBadge, StatusText } from './status-word';
+import { StatusBadge, StatusText } from '@/components/status-badge';
 
 const PIPELINE_TYPE_LABELS: Record<LlmPipelineStatus['pipelineType'], string> = {
   local: 'Local',

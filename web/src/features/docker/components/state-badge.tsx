@@ -1,25 +1,31 @@
-import { Badge, type BadgeProps } from '@/components/ui/badge';
+import { StatusBadge } from '@/components/status-badge';
+import type { StatusTone } from '@/lib/status-words';
 
 /** Spec §4 status words: running is good, stopped (exited, dead) is bad, the rest in between. */
-export function stateVariant(state: string): BadgeProps['variant'] {
+export function stateTone(state: string): StatusTone {
   switch (state) {
     case 'running':
-      return 'success';
+      return 'good';
     case 'exited':
     case 'dead':
     case 'stopped':
     case 'missing':
-      return 'destructive';
+      return 'bad';
     case 'paused':
     case 'restarting':
     case 'removing':
     case 'partial':
       return 'warning';
     default:
-      return 'secondary';
+      return 'neutral';
   }
 }
 
+/** Docker's own word (the engine's, as `docker ps` shows it) in the console's one badge. */
 export function StateBadge({ state }: { state: string }) {
-  return <Badge variant={stateVariant(state)}>{state}</Badge>;
+  return (
+    <StatusBadge word={state} tone={stateTone(state)}>
+      {state}
+    </StatusBadge>
+  );
 }

@@ -1,44 +1,35 @@
 import type { ReactNode } from 'react';
 import { StatusPill } from '@/components/ui/status-pill';
+import { TONE_TEXT_CLASS, statusLabel, statusTone, type StatusTone } from '@/lib/status-words';
 import { cn } from '@/lib/utils';
-import { TONE_TEXT_CLASS, statusLabel, statusTone, type StatusTone } from '../dashboard-logic';
 
-/** A pill in a tone: status words, and figures judged good or bad (response times). */
-export function TonePill({
+/**
+ * The one status badge of the console (issue 21 "one look"): a pill whose tone comes from spec
+ * §4's status words unless the caller knows better (a Docker state, a check's verdict).
+ */
+export function StatusBadge({
+  word,
   tone,
+  pulse,
   children,
   className,
   ...data
 }: {
-  tone: StatusTone;
-  children: ReactNode;
+  /** The status word; its tone and its label ("not_configured" → "Not configured") come from it. */
+  word?: string;
+  /** Overrides the tone the word itself has (e.g. "Healthy", which is not a §4 word). */
+  tone?: StatusTone;
+  /** A gently pulsing dot, for something live. */
+  pulse?: boolean;
+  /** Overrides the label. */
+  children?: ReactNode;
   className?: string;
   [dataAttribute: `data-${string}`]: string | undefined;
 }) {
   return (
-    <StatusPill tone={tone} className={className} {...data}>
-      {children}
+    <StatusPill tone={tone ?? statusTone(word)} pulse={pulse} className={className} {...data}>
+      {children ?? (word === undefined ? null : statusLabel(word))}
     </StatusPill>
-  );
-}
-
-/** A status word as a badge coloured by spec §4's good / bad / warning sets. */
-export function StatusBadge({
-  word,
-  tone,
-  children,
-  className,
-}: {
-  word: string;
-  /** Overrides the tone the word itself has (e.g. "Healthy", which is not a §4 word). */
-  tone?: StatusTone;
-  children?: ReactNode;
-  className?: string;
-}) {
-  return (
-    <TonePill tone={tone ?? statusTone(word)} className={className}>
-      {children ?? statusLabel(word)}
-    </TonePill>
   );
 }
 
