@@ -29,7 +29,7 @@ import {
   auditEventsQueryOptions,
   auditSummaryQueryOptions,
   type AuditFilters,
-} from '../api';
+} from '@/data/audit';
 
 const WINDOWS = [7, 30, 90] as const;
 const ANY_TYPE = 'any';

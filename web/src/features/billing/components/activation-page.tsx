@@ -6,7 +6,7 @@ import { PLANS } from '@nexus/agent/contract';
 import { Button } from '@/components/ui/button';
 import { Panel } from '@/components/ui/panel';
 import { LoadError, RowsSkeleton } from '@/features/llm/components/section';
-import { statusQueryOptions } from '../api';
+import { statusQueryOptions } from '@/data/subscription';
 import { formatDate } from '../billing-logic';
 import { Fact, Facts } from './facts';
 import { GraceBanner } from './grace-banner';

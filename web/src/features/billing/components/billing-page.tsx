@@ -20,7 +20,7 @@ import {
   statusQueryOptions,
   useDeactivateLicence,
   usageQueryOptions,
-} from '../api';
+} from '@/data/subscription';
 import { LICENCE_STATE_LABELS, fallbackAfterDeactivation, formatDate, usageTotals } from '../billing-logic';
 import { Fact, Facts } from './facts';
 import { GraceBanner } from './grace-banner';

@@ -14,7 +14,7 @@ import {
   PricingPage,
 } from '@/features/public/components/pricing-page';
 import { cn } from '@/lib/utils';
-import { statusQueryOptions } from '../api';
+import { statusQueryOptions } from '@/data/subscription';
 import { storeLinkFor } from '../billing-logic';
 import { GraceBanner } from './grace-banner';
 import { HubId } from './hub-id';

@@ -5,7 +5,7 @@ import { Badge } from '@/components/ui/badge';
 import { Panel } from '@/components/ui/panel';
 import { StatusPill } from '@/components/ui/status-pill';
 import { useAuth } from '@/features/auth';
-import { isForbidden, vpnEventsQueryOptions, vpnStatusQueryOptions } from '../api';
+import { isForbidden, vpnEventsQueryOptions, vpnStatusQueryOptions } from '@/data/vpn';
 import { PeersPanel } from './peers-panel';
 import { ServerPanel } from './server-panel';
 import { Empty, Latency, LoadError, Loading, formatTime } from './shared';

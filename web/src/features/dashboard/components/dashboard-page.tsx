@@ -9,7 +9,7 @@ import {
   subscriptionStatusQueryOptions,
   systemUptimeQueryOptions,
   vpnStatusQueryOptions,
-} from '../api';
+} from '@/data/metrics';
 import { HomeAssistantCard } from './home-assistant-card';
 import { LiveClock } from './live-clock';
 import { LlmCard } from './llm-card';

@@ -16,7 +16,8 @@ import { Textarea } from '@/components/ui/textarea';
 import { useAuth } from '@/features/auth';
 import { EngineAlert } from '@/features/docker/components/engine-alert';
 import { errorMessage } from '@/lib/request';
-import { CATALOG_PATH, STACKS_PATH, catalogQueryOptions, useDeployStream } from '../api';
+import { catalogQueryOptions } from '@/data/docker';
+import { useDeployStream } from '../use-deploy-stream';
 import { DeployProgressView } from './deploy-progress-view';
 
 function SettingInput({
@@ -68,7 +69,7 @@ function AppDeployDialog({ app, onClose }: { app: CatalogAppView; onClose: () =>
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    void deploy.start(`${CATALOG_PATH}/${app.id}/deploy`, { settings });
+    void deploy.start({ kind: 'catalog', app: app.id, settings });
   }
 
   return (
@@ -230,7 +231,7 @@ function ComposeTab({ canAct }: { canAct: boolean }) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    void deploy.start(STACKS_PATH, { name, compose, variables: parseVariables(variables) });
+    void deploy.start({ kind: 'stack', name, compose, variables: parseVariables(variables) });
   }
 
   return (

@@ -18,7 +18,7 @@ import {
   updatesQueryOptions,
   useCheckUpdates,
   useUpdateContainer,
-} from '../api';
+} from '@/data/docker';
 import { checkForContainer, describeResult, UPDATE_STEPS, updateStep } from '../update-steps';
 
 /**

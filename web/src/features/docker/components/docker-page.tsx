@@ -11,7 +11,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
-import { useDeployStream } from '@/features/deploy/api';
+import { useDeployStream } from '@/features/deploy/use-deploy-stream';
 import { DeployProgressView } from '@/features/deploy/components/deploy-progress-view';
 import { formatBytes } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
@@ -20,11 +20,10 @@ import {
   deploymentsQueryOptions,
   imagesQueryOptions,
   stacksQueryOptions,
-  STACKS_PATH,
   useRemoveImage,
   useStackAction,
   type StackAction,
-} from '../api';
+} from '@/data/docker';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { UpdateActivity, UpdatesToolbar } from './container-updates';
 import { ContainersTable } from './containers-table';
@@ -130,7 +129,7 @@ function StacksTab({ canAct }: { canAct: boolean }) {
   function run(name: string, kind: StackAction) {
     if (kind === 'redeploy') {
       setRedeploying(name);
-      void redeploy.start(`${STACKS_PATH}/${encodeURIComponent(name)}/redeploy`, { pull: true });
+      void redeploy.start({ kind: 'redeploy', name });
       return;
     }
     action.mutate(

@@ -34,7 +34,7 @@ import {
   useListen,
   useSaveFlow,
   useSetFlowStatus,
-} from '../api';
+} from '@/data/flows';
 import { builderPath } from './gallery-page';
 import { RunsPanel, VersionsPanel } from './run-panel';
 import { StageConfigForm, configErrors, type Config } from './stage-form';

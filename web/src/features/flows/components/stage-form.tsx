@@ -13,7 +13,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
 import { Textarea } from '@/components/ui/textarea';
-import { haEntitySuggestionsQueryOptions } from '../api';
+import { haEntitySuggestionsQueryOptions } from '@/data/flows';
 
 export type Config = Record<string, unknown>;
 

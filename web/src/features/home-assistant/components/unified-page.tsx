@@ -35,9 +35,9 @@ import {
   haSettingsQueryOptions,
   useForgetHaSettings,
   useSaveHaSettings,
-} from '../api';
+} from '@/data/home-assistant';
 import { domainLabel, relativeTime, responseTimeTone } from '../entity-logic';
-import { useHaLive } from '../live';
+import { useHaLive } from '@/data/home-assistant';
 import { ConnectionTestCard } from './connection-test-panel';
 import { MemberAccessCard } from './member-access-card';
 import { ConnectionBanner, ConnectionPill, ErrorCard, HaPage, LivePill, useHaStatus } from './ha-common';

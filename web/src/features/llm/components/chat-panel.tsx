@@ -27,7 +27,7 @@ import {
   llmKeys,
   modelsQueryOptions,
   useDeleteConversation,
-} from '../api';
+} from '@/data/llm';
 import {
   applyEvent,
   failTurn,
@@ -38,7 +38,7 @@ import {
   stopTurn,
   type ChatEntry,
 } from '../chat-state';
-import { streamChat } from '../chat-stream';
+import { streamChat } from '@/data/llm';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { Markdown } from './markdown';
 import { EmptyState, LoadError, RowsSkeleton } from './section';

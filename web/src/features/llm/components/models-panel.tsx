@@ -24,7 +24,7 @@ import {
   useCancelPull,
   useDeleteModel,
   useStartPull,
-} from '../api';
+} from '@/data/llm';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { EmptyState, LoadError, RowsSkeleton, Section } from './section';
 

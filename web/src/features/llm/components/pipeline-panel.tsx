@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Activity, Boxes } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { formatBytes } from '@/lib/format-bytes';
-import { pipelineStatusQueryOptions } from '../api';
+import { pipelineStatusQueryOptions } from '@/data/llm';
 import { EmptyState, LoadError, RowsSkeleton, Section } from './section';
 
 const STATUS_VARIANT = { running: 'success', degraded: 'warning', offline: 'destructive' } as const;

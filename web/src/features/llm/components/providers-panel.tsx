@@ -27,7 +27,7 @@ import {
   useCreateProvider,
   useDeleteProvider,
   useUpdateProvider,
-} from '../api';
+} from '@/data/llm';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { LoadError, RowsSkeleton, Section } from './section';
 

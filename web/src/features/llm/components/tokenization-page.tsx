@@ -7,7 +7,7 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { cn } from '@/lib/utils';
-import { LLM_API, tokenize } from '../api';
+import { LLM_API, tokenize } from '@/data/llm';
 import { LoadError, RowsSkeleton, Section } from './section';
 
 type Encoding = (typeof TOKENIZER_ENCODINGS)[number];

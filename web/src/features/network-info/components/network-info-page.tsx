@@ -17,7 +17,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { formatRate } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
-import { networkInfoQueryOptions, signalWords, sortInterfaces } from '../api';
+import { networkInfoQueryOptions, signalWords, sortInterfaces } from '@/data/network';
 
 /**
  * /network-info: the hub's interfaces and addresses, its gateway and DNS, its Wi-Fi signal, Tailscale,

@@ -43,7 +43,7 @@ import {
   refreshHub,
   removeHub,
   revokeAccessToken,
-} from '../api';
+} from '@/data/nexus-management';
 
 const STATE_BADGE: Record<
   RemoteHubState,

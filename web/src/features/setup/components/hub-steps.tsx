@@ -36,7 +36,7 @@ import {
   networkCheckQueryOptions,
   saveHaSettings,
   startModelPull,
-} from '../api';
+} from '@/data/setup';
 import { STEP_TITLES } from '../steps';
 import { StepActions, StepHeading } from './wizard-frame';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NetworkInterface } from '@nexus/agent/contract';
-import { sortInterfaces } from './api';
+import { sortInterfaces } from './network';
 
 function iface(name: string, extra: Partial<NetworkInterface> = {}): NetworkInterface {
   return {

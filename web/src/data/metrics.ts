@@ -1,19 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
-import {
-  POLL_INTERVALS_MS,
-  haHealthSchema,
-  healthSchema,
-  llmPipelineStatusSchema,
-  nexusStatusSchema,
-  satelliteListSchema,
-  subscriptionStatusSchema,
-  systemUptimeSchema,
-  vpnStatusSchema,
-} from '@nexus/agent/contract';
-import { authUserQueryKey } from '@/features/auth';
-import { SATELLITES_API } from '@/features/satellites/api';
-import { queryClient } from '@/lib/query-client';
-import { ApiRequestError, apiJson } from '@/lib/request';
+import { POLL_INTERVALS_MS, haHealthSchema, healthSchema, llmPipelineStatusSchema, nexusStatusSchema, satelliteListSchema, subscriptionStatusSchema, systemUptimeSchema, vpnStatusSchema } from '@nexus/agent/contract';
+import { getParsed } from './auth';
+import { SATELLITES_API } from '@/data/satellites';
 
 /**
  * The dashboard's calls (spec §7). Each key is the path itself, as the spec's generic fetch has it,
@@ -32,19 +20,6 @@ export const DASHBOARD_PATHS = {
   haHealth: '/api/ha-patterns/health',
   health: '/api/health',
 } as const;
-
-async function getParsed<T>(path: string, schema: { parse: (value: unknown) => T }): Promise<T> {
-  try {
-    return schema.parse(await apiJson<unknown>('GET', path));
-  } catch (error) {
-    // The session ended behind the console's back (expired, signed out in another tab): checking
-    // the user again signs the console out, which unmounts the dashboard and stops its polling.
-    if (error instanceof ApiRequestError && error.status === 401) {
-      void queryClient.invalidateQueries({ queryKey: authUserQueryKey });
-    }
-    throw error;
-  }
-}
 
 export const subscriptionStatusQueryOptions = (signedIn: boolean) =>
   queryOptions({

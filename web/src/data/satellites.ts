@@ -1,22 +1,9 @@
 import { useEffect, useRef } from 'react';
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import {
-  POLL_INTERVALS_MS,
-  satelliteListSchema,
-  satelliteSchema,
-  satelliteSignalHistorySchema,
-  satelliteSourceStatusListSchema,
-  satelliteWithTokenSchema,
-  type CreateSatelliteInput,
-  type CreateWyomingSatelliteInput,
-  type Satellite,
-  type SatelliteControlInput,
-  type UpdateSatelliteInput,
-} from '@nexus/agent/contract';
-import { authUserQueryKey } from '@/features/auth';
+import { POLL_INTERVALS_MS, satelliteListSchema, satelliteSchema, satelliteSignalHistorySchema, satelliteSourceStatusListSchema, satelliteWithTokenSchema, type CreateSatelliteInput, type CreateWyomingSatelliteInput, type Satellite, type SatelliteControlInput, type UpdateSatelliteInput } from '@nexus/agent/contract';
+import { getParsed } from './auth';
 import { useLiveTopic, type LiveConnectionState } from '@/lib/live';
-import { queryClient } from '@/lib/query-client';
-import { ApiRequestError, apiJson, apiRequest } from '@/lib/request';
+import { apiJson, apiRequest } from '@/lib/request';
 
 /**
  * The satellites feature's one data module: every path under /api/devices/satellite, every query
@@ -37,20 +24,6 @@ export const satelliteKeys = {
   one: (id: number) => [SATELLITES_API, String(id)] as const,
   signal: (id: number) => [SATELLITES_API, String(id), 'signal'] as const,
 };
-
-/** Parses an answer, and signs the console out when the session ended behind its back. */
-async function getParsed<T>(path: string, schema: { parse: (value: unknown) => T }): Promise<T> {
-  try {
-    return schema.parse(await apiJson<unknown>('GET', path));
-  } catch (error) {
-    // A session that ended behind the console's back would otherwise keep a poll failing
-    // forever; checking the user again signs the console out, which stops it.
-    if (error instanceof ApiRequestError && error.status === 401) {
-      void queryClient.invalidateQueries({ queryKey: authUserQueryKey });
-    }
-    throw error;
-  }
-}
 
 /** The merged list (Home Assistant, Wyoming and Nexus-API satellites), polled as spec §7 says. */
 export const satellitesQueryOptions = (enabled = true) =>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiRequestError } from '@/lib/request';
-import { isPasskeyCancelled, isReauthRequired, passkeyErrorMessage } from './passkeys-api';
+import { isPasskeyCancelled, isReauthRequired, passkeyErrorMessage } from './auth';
 
 const named = (name: string) => Object.assign(new Error('x'), { name });
 

@@ -1,20 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  POLL_INTERVALS_MS,
-  networkVisitorSchema,
-  uplinksSchema,
-  vpnEventListSchema,
-  vpnStatusSchema,
-  wgPeerCreatedSchema,
-  wgPeerListSchema,
-  wgServerSchema,
-  type UplinksInput,
-  type WgPeerInput,
-  type WgServerInput,
-} from '@nexus/agent/contract';
-import { authUserQueryKey } from '@/features/auth';
-import { DASHBOARD_PATHS } from '@/features/dashboard/api';
-import { queryClient } from '@/lib/query-client';
+import { POLL_INTERVALS_MS, networkVisitorSchema, uplinksSchema, vpnEventListSchema, vpnStatusSchema, wgPeerCreatedSchema, wgPeerListSchema, wgServerSchema, type UplinksInput, type WgPeerInput, type WgServerInput } from '@nexus/agent/contract';
+import { getParsed } from './auth';
+import { DASHBOARD_PATHS } from '@/data/metrics';
 import { ApiRequestError, apiJson, apiRequest } from '@/lib/request';
 
 /** The hub's VPN (issue 17): its WireGuard server and the devices that dial in, the uplinks and their failover. */
@@ -33,18 +20,6 @@ export const vpnKeys = {
   events: [VPN_API, 'events'] as const,
   visitor: [VISITOR_PATH] as const,
 };
-
-/** GETs and parses; a 401 re-checks the user, so an ended session signs the console out. */
-async function getParsed<T>(path: string, schema: { parse: (value: unknown) => T }): Promise<T> {
-  try {
-    return schema.parse(await apiJson<unknown>('GET', path));
-  } catch (error) {
-    if (error instanceof ApiRequestError && error.status === 401) {
-      void queryClient.invalidateQueries({ queryKey: authUserQueryKey });
-    }
-    throw error;
-  }
-}
 
 /** A refusal is an answer, not a hiccup: no retries for 403/404. */
 const retryUnlessRefused = (count: number, error: unknown) =>

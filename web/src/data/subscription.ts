@@ -5,7 +5,7 @@ import {
   subscriptionUsageSchema,
   type ActivateLicenceInput,
 } from '@nexus/agent/contract';
-import { DASHBOARD_PATHS, subscriptionStatusQueryOptions } from '@/features/dashboard/api';
+import { DASHBOARD_PATHS, subscriptionStatusQueryOptions } from '@/data/metrics';
 import { apiJson, apiRequest } from '@/lib/request';
 
 export const SUBSCRIPTION_API = '/api/subscription';

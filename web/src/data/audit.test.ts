@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NO_FILTERS, auditCsvUrl, auditSearch } from './api';
+import { NO_FILTERS, auditCsvUrl, auditSearch } from './audit';
 
 describe('the audit query string', () => {
   it('leaves out empty filters', () => {

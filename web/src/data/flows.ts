@@ -1,24 +1,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  apiKeySchema,
-  createdApiKeySchema,
-  flowExportSchema,
-  flowRunSchema,
-  flowSchema,
-  flowSummarySchema,
-  haEntityListSchema,
-  satelliteListSchema,
-  flowVersionSchema,
-  outboundSettingsSchema,
-  schedulePreviewSchema,
-  type CreateApiKeyInput,
-  type OutboundSettingsInput,
-  type FlowDefinitionInput,
-  type FlowExport,
-  type FlowRun,
-} from '@nexus/agent/contract';
-import { SATELLITES_API } from '@/features/satellites/api';
+import { apiKeySchema, createdApiKeySchema, flowExportSchema, flowRunSchema, flowSchema, flowSummarySchema, haEntityListSchema, satelliteListSchema, flowVersionSchema, outboundSettingsSchema, schedulePreviewSchema, type CreateApiKeyInput, type OutboundSettingsInput, type FlowDefinitionInput, type FlowExport, type FlowRun, flowRunsTopic } from '@nexus/agent/contract';
+import { SATELLITES_API } from '@/data/satellites';
 import { apiJson, apiRequest } from '@/lib/request';
+import { useLiveTopic } from '@/lib/live';
 
 export const FLOWS_API = '/api/flows';
 
@@ -257,5 +241,31 @@ export function useSaveOutboundSettings() {
     mutationFn: async (settings: OutboundSettingsInput) =>
       outboundSettingsSchema.parse(await apiJson<unknown>('PUT', OUTBOUND_SETTINGS_API, settings)),
     onSuccess: (saved) => client.setQueryData([OUTBOUND_SETTINGS_API], saved),
+  });
+}
+
+// ---- from features/flows/live.ts
+
+/** Keeps a flow's run list and each run current from the `flows.<id>.runs` live topic. */
+export function useFlowRunsLive(flowId: number | null) {
+  const client = useQueryClient();
+  return useLiveTopic(flowRunsTopic(flowId ?? 0), {
+    enabled: flowId !== null,
+    onEvent: (raw) => {
+      const parsed = flowRunSchema.safeParse(raw);
+      if (!parsed.success || flowId === null) return;
+      const run = parsed.data;
+      client.setQueryData<FlowRun>(flowKeys.run(run.id), run);
+      // A test event ends the builder's listening.
+      if (run.trigger === 'webhook_test') void client.invalidateQueries({ queryKey: flowKeys.flow(flowId) });
+      client.setQueryData<FlowRun[]>(flowKeys.runs(flowId), (list) => {
+        if (!list) return list;
+        const at = list.findIndex((r) => r.id === run.id);
+        if (at === -1) return [run, ...list];
+        const next = [...list];
+        next[at] = run;
+        return next;
+      });
+    },
   });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mbitPerSecond, parseToolEvent } from './api';
-import { signalWords } from '../network-info/api';
+import { mbitPerSecond, parseToolEvent } from './network';
+import { signalWords } from './network';
 
 describe('network tool events', () => {
   it('reads line, done and error events; ignores anything else', () => {

@@ -1,13 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
-import {
-  metricSeriesSchema,
-  processListSchema,
-  systemInfoSchema,
-  type MetricWindow,
-} from '@nexus/agent/contract';
-import { authUserQueryKey } from '@/features/auth';
-import { queryClient } from '@/lib/query-client';
-import { ApiRequestError, apiJson, apiRequest } from '@/lib/request';
+import { metricSeriesSchema, processListSchema, systemInfoSchema, type MetricWindow } from '@nexus/agent/contract';
+import { getParsed } from './auth';
+import { apiRequest } from '@/lib/request';
 
 export const SYSTEM_INFO_PATH = '/api/system/info';
 export const METRICS_PATH = '/api/system/metrics';
@@ -20,18 +14,6 @@ export const SYSTEM_INFO_REFRESH_MS = 30_000;
 export const PROCESSES_REFRESH_MS = 10_000;
 /** The day window is made of minute means, so one new point a minute is all there is to fetch. */
 export const DAY_WINDOW_REFRESH_MS = 60_000;
-
-/** GETs and parses; a 401 re-checks the user, so an ended session signs the console out and stops the polling. */
-async function getParsed<T>(path: string, schema: { parse: (value: unknown) => T }): Promise<T> {
-  try {
-    return schema.parse(await apiJson<unknown>('GET', path));
-  } catch (error) {
-    if (error instanceof ApiRequestError && error.status === 401) {
-      void queryClient.invalidateQueries({ queryKey: authUserQueryKey });
-    }
-    throw error;
-  }
-}
 
 export type ProcessSort = 'cpu' | 'mem';
 export const PROCESS_LIMIT = 15;

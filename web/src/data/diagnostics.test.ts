@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bundleFileName, metricSeriesQueryOptions, processesQueryOptions } from './api';
+import { bundleFileName, metricSeriesQueryOptions, processesQueryOptions } from './diagnostics';
 
 describe('bundleFileName', () => {
   const now = new Date('2030-01-02T03:04:05.678Z');

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiRequestError } from '@/lib/request';
-import { fetchCurrentUser, isExistingAccount, isTwoFactorRequired, login } from './api';
+import { fetchCurrentUser, isExistingAccount, isTwoFactorRequired, login } from './auth';
 
 const user = {
   id: 1,

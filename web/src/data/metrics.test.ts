@@ -8,7 +8,7 @@ import {
   subscriptionStatusQueryOptions,
   systemUptimeQueryOptions,
   vpnStatusQueryOptions,
-} from './api';
+} from './metrics';
 
 describe('dashboard queries (spec §7)', () => {
   // The spec's table, written out literally so a change to the shared constants cannot hide here.

@@ -1,19 +1,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import {
-  catalogListSchema,
-  containerListSchema,
-  containerStatsSchema,
-  containerUpdateResultSchema,
-  deploymentListSchema,
-  dockerUpdatesSchema,
-  engineStatusSchema,
-  imageListSchema,
-  logsResponseSchema,
-  probeResultSchema,
-  stackDetailSchema,
-  stackListSchema,
-} from '@nexus/agent/contract';
+import { catalogListSchema, containerListSchema, containerStatsSchema, containerUpdateResultSchema, deploymentListSchema, dockerUpdatesSchema, engineStatusSchema, imageListSchema, logsResponseSchema, probeResultSchema, stackDetailSchema, stackListSchema, deployEventSchema, type DeployEvent } from '@nexus/agent/contract';
 import { apiJson, apiRequest } from '@/lib/request';
+import { postNdjson } from '@/lib/ndjson';
+import { queryClient } from '@/lib/query-client';
 
 export const DOCKER_API = '/api/docker';
 export const ENGINE_PATH = `${DOCKER_API}/engine`;
@@ -237,4 +226,49 @@ export function useUpdateContainer() {
         predicate: (q) => q.queryKey[1] !== 'updates',
       }),
   });
+}
+
+// ---- deployments (streamed as NDJSON progress events)
+
+/** What to deploy: an app from the catalog, a compose stack, or a stack again with fresh images. */
+export type DeployRequest =
+  | { kind: 'catalog'; app: string; settings: Record<string, string> }
+  | { kind: 'stack'; name: string; compose: string; variables: Record<string, string> }
+  | { kind: 'redeploy'; name: string };
+
+function deployCall(request: DeployRequest): { path: string; body: unknown } {
+  switch (request.kind) {
+    case 'catalog':
+      return { path: `${CATALOG_PATH}/${encodeURIComponent(request.app)}/deploy`, body: { settings: request.settings } };
+    case 'stack':
+      return { path: STACKS_PATH, body: { name: request.name, compose: request.compose, variables: request.variables } };
+    case 'redeploy':
+      return { path: `${STACKS_PATH}/${encodeURIComponent(request.name)}/redeploy`, body: { pull: true } };
+  }
+}
+
+/**
+ * Runs a deployment and hands each progress event to `onEvent` as it streams in (lines that are
+ * not events are skipped). A refusal before the stream starts throws the usual ApiRequestError.
+ * However it ends, everything under /api/docker is refetched: containers, stacks and the catalog changed.
+ */
+export async function streamDeploy(
+  request: DeployRequest,
+  onEvent: (event: DeployEvent) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  const { path, body } = deployCall(request);
+  try {
+    await postNdjson(
+      path,
+      body,
+      (raw) => {
+        const event = deployEventSchema.safeParse(raw);
+        if (event.success) onEvent(event.data);
+      },
+      signal,
+    );
+  } finally {
+    void queryClient.invalidateQueries({ queryKey: dockerKeys.all });
+  }
 }

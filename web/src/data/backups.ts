@@ -7,7 +7,7 @@ import {
   type BackupScheduleInput,
   type RestoreAccepted,
 } from '@nexus/agent/contract';
-import { useReauth } from '@/features/account';
+import { useReauth } from '@/lib/reauth-context';
 import { ApiRequestError, apiJson } from '@/lib/request';
 
 /** Backups' calls (agent: features/backups; the first-boot restore is the setup's). */
