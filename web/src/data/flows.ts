@@ -1,6 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiKeySchema, createdApiKeySchema, flowExportSchema, flowRunSchema, flowSchema, flowSummarySchema, haEntityListSchema, satelliteListSchema, flowVersionSchema, outboundSettingsSchema, schedulePreviewSchema, type CreateApiKeyInput, type OutboundSettingsInput, type FlowDefinitionInput, type FlowExport, type FlowRun, flowRunsTopic } from '@nexus/agent/contract';
-import { SATELLITES_API } from '@/data/satellites';
+import { apiKeySchema, createdApiKeySchema, flowExportSchema, flowRunSchema, flowSchema, flowSummarySchema, flowVersionSchema, schedulePreviewSchema, type CreateApiKeyInput, type FlowDefinitionInput, type FlowExport, type FlowRun, flowRunsTopic } from '@nexus/agent/contract';
 import { apiJson, apiRequest } from '@/lib/request';
 import { useLiveTopic } from '@/lib/live';
 
@@ -55,22 +54,6 @@ export const runQueryOptions = (runId: number) =>
     queryFn: async () => flowRunSchema.parse(await apiJson<unknown>('GET', `${FLOWS_API}/runs/${runId}`)),
     refetchInterval: (query) => (query.state.data?.status === 'running' ? 1000 : false),
     enabled: runId > 0,
-  });
-
-/** The hub's satellites, which a voice flow may let start it (the same key and data as the dashboard). */
-export const satellitesQueryOptions = () =>
-  queryOptions({
-    queryKey: [SATELLITES_API] as const,
-    queryFn: async () => satelliteListSchema.parse(await apiJson<unknown>('GET', SATELLITES_API)),
-  });
-
-/** Home Assistant's entities, to suggest ids in a service-call stage (the same key and data as the HA screens). */
-export const haEntitySuggestionsQueryOptions = () =>
-  queryOptions({
-    queryKey: ['/api/ha', 'entities'] as const,
-    queryFn: async () => haEntityListSchema.parse(await apiJson<unknown>('GET', '/api/ha/entities')),
-    retry: false,
-    staleTime: 60_000,
   });
 
 export const apiKeysQueryOptions = () =>
@@ -225,26 +208,7 @@ export function useRevokeApiKey() {
   });
 }
 
-/** The admin's allow-list for flows' outbound requests (admins only; members get 403). */
-export const OUTBOUND_SETTINGS_API = '/api/settings/outbound';
-
-export const outboundSettingsQueryOptions = (enabled: boolean) =>
-  queryOptions({
-    queryKey: [OUTBOUND_SETTINGS_API] as const,
-    queryFn: async () => outboundSettingsSchema.parse(await apiJson<unknown>('GET', OUTBOUND_SETTINGS_API)),
-    enabled,
-  });
-
-export function useSaveOutboundSettings() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: async (settings: OutboundSettingsInput) =>
-      outboundSettingsSchema.parse(await apiJson<unknown>('PUT', OUTBOUND_SETTINGS_API, settings)),
-    onSuccess: (saved) => client.setQueryData([OUTBOUND_SETTINGS_API], saved),
-  });
-}
-
-// ---- from features/flows/live.ts
+// ---- runs follow the live channel
 
 /** Keeps a flow's run list and each run current from the `flows.<id>.runs` live topic. */
 export function useFlowRunsLive(flowId: number | null) {

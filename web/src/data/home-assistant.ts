@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { haActivityListSchema, haConnectionTestResultSchema, haEntityListSchema, haEntitySchema, haHistorySchema, haLogbookSchema, haMemberAccessSchema, haMyAccessSchema, haServiceCallResultSchema, haSettingsSchema, haStatusSchema, type HaEntity, type HaEntityList, type HaMemberAccess, type HaSettingsInput, haAutomationDetailSchema, haAutomationListSchema, haAutomationSchema, haDevicesSchema, type HaLiveMessage, HA_ENTITIES_TOPIC, haLiveMessageSchema } from '@nexus/agent/contract';
-import { apiJson, ApiRequestError } from '@/lib/request';
+import { haPatternsKeys } from './ha-patterns';
+import { apiJson, apiRequest, ApiRequestError } from '@/lib/request';
 import { useEffect, useRef } from 'react';
 import { useLiveTopic, type LiveConnectionState } from '@/lib/live';
 
@@ -90,7 +91,7 @@ export function useSaveHaSettings() {
     onSuccess: (settings) => {
       client.setQueryData(haKeys.settings(), settings);
       void client.invalidateQueries({ queryKey: haKeys.all });
-      void client.invalidateQueries({ queryKey: ['/api/ha-patterns/health'] });
+      void client.invalidateQueries({ queryKey: haPatternsKeys.health });
     },
   });
 }
@@ -404,4 +405,9 @@ export function useHaLive(enabled = true): { liveState: LiveConnectionState } {
   }, [state, client]);
 
   return { liveState: state };
+}
+
+/** One round trip for Home Assistant's state through the hub, for a reachability check. */
+export async function probeHaStatus(): Promise<void> {
+  await apiRequest('GET', `${HA_API}/status`);
 }

@@ -1,10 +1,12 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { conversationDetailSchema, conversationListSchema, llmModelDetailsSchema, llmModelListSchema, llmPipelineStatusSchema, llmProviderSchema, llmProvidersHealthSchema, POLL_INTERVALS_MS, pullJobListSchema, pullJobSchema, routerRuleSchema, routerStateSchema, tokenizeResultSchema, usageReportSchema, type CreateLlmProviderInput, type LlmTask, type RouterRuleInput, type TOKENIZER_ENCODINGS, type UpdateLlmProviderInput, chatStreamEventSchema, type ChatInput, type ChatStreamEvent } from '@nexus/agent/contract';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { conversationDetailSchema, conversationListSchema, llmModelDetailsSchema, llmModelListSchema, llmProviderSchema, llmProvidersHealthSchema, pullJobListSchema, pullJobSchema, routerRuleSchema, routerStateSchema, tokenizeResultSchema, usageReportSchema, type CreateLlmProviderInput, type LlmTask, type RouterRuleInput, type TOKENIZER_ENCODINGS, type UpdateLlmProviderInput, chatStreamEventSchema, type ChatInput, type ChatStreamEvent } from '@nexus/agent/contract';
+import { queryClient } from '@/lib/query-client';
+import { llmStatusKeys } from './llm-status';
+import { billingKeys } from './subscription';
 import { apiJson, throwIfNotOk } from '@/lib/request';
 import { EventSourceParserStream } from 'eventsource-parser/stream';
 
 export const LLM_API = '/api/llm';
-export const PIPELINE_STATUS_PATH = '/api/llm/pipeline/status';
 /** Provider health on the screens: often enough to notice a provider going away. */
 export const HEALTH_REFRESH_MS = 10_000;
 /** The model list (loaded models change as Ollama loads and unloads them). */
@@ -84,24 +86,34 @@ export const usageQueryOptions = (days: number) =>
       usageReportSchema.parse(await apiJson<unknown>('GET', `${LLM_API}/usage?days=${days}`)),
   });
 
-/** The dashboard's call (spec §7), polled at its interval here too. */
-export const pipelineStatusQueryOptions = () =>
-  queryOptions({
-    queryKey: [PIPELINE_STATUS_PATH],
-    queryFn: async () => llmPipelineStatusSchema.parse(await apiJson<unknown>('GET', PIPELINE_STATUS_PATH)),
-    refetchInterval: POLL_INTERVALS_MS.llmPipelineStatus,
-  });
-
 export async function fetchModelDetails(providerId: number, name: string) {
   const q = new URLSearchParams({ providerId: String(providerId), name });
   return llmModelDetailsSchema.parse(await apiJson<unknown>('GET', `${LLM_API}/models/show?${q}`));
 }
 
-export async function tokenize(text: string, encoding: (typeof TOKENIZER_ENCODINGS)[number]) {
+/** What a model's provider says about it, for the details dialog (null: nothing asked yet). */
+export const modelDetailsQueryOptions = (model: { providerId: number; name: string } | null) =>
+  queryOptions({
+    queryKey: [...llmKeys.models(), 'show', model?.providerId, model?.name],
+    queryFn: () => fetchModelDetails(model!.providerId, model!.name),
+    enabled: model !== null,
+  });
+
+export type TokenizerEncoding = (typeof TOKENIZER_ENCODINGS)[number];
+
+export async function tokenize(text: string, encoding: TokenizerEncoding) {
   return tokenizeResultSchema.parse(
     await apiJson<unknown>('POST', `${LLM_API}/tokenize`, { text, encoding }),
   );
 }
+
+/** The tokenizer's answer for a text; the previous answer stays while the next is asked. */
+export const tokenizeQueryOptions = (text: string, encoding: TokenizerEncoding) =>
+  queryOptions({
+    queryKey: [LLM_API, 'tokenize', encoding, text],
+    queryFn: () => tokenize(text, encoding),
+    placeholderData: keepPreviousData,
+  });
 
 function useInvalidate() {
   const qc = useQueryClient();
@@ -117,7 +129,7 @@ export function useCreateProvider() {
         (await apiJson<{ provider: unknown }>('POST', `${LLM_API}/providers`, input)).provider,
       ),
     onSuccess: () =>
-      invalidate(llmKeys.providers(), llmKeys.health(), llmKeys.models(), [PIPELINE_STATUS_PATH]),
+      invalidate(llmKeys.providers(), llmKeys.health(), llmKeys.models(), llmStatusKeys.pipeline),
   });
 }
 
@@ -129,7 +141,7 @@ export function useUpdateProvider() {
         (await apiJson<{ provider: unknown }>('PATCH', `${LLM_API}/providers/${id}`, changes)).provider,
       ),
     onSuccess: () =>
-      invalidate(llmKeys.providers(), llmKeys.health(), llmKeys.models(), [PIPELINE_STATUS_PATH]),
+      invalidate(llmKeys.providers(), llmKeys.health(), llmKeys.models(), llmStatusKeys.pipeline),
   });
 }
 
@@ -163,7 +175,7 @@ export function useDeleteModel() {
   return useMutation({
     mutationFn: ({ providerId, name }: { providerId: number; name: string }) =>
       apiJson('DELETE', `${LLM_API}/models?${new URLSearchParams({ providerId: String(providerId), name })}`),
-    onSuccess: () => invalidate(llmKeys.models(), [PIPELINE_STATUS_PATH]),
+    onSuccess: () => invalidate(llmKeys.models(), llmStatusKeys.pipeline),
   });
 }
 
@@ -194,7 +206,7 @@ export function useDeleteConversation() {
   });
 }
 
-// ---- from features/llm/chat-stream.ts
+// ---- chat (streamed as server-sent events)
 
 export const LOST_CONNECTION_MESSAGE = 'The connection to the hub ended before the answer was complete.';
 
@@ -203,8 +215,24 @@ export const LOST_CONNECTION_MESSAGE = 'The connection to the hub ended before t
  * eventsource-parser). A refusal before the answer starts (400, 403, 404, 429, 502…) throws the
  * usual ApiRequestError. A stream that ends without `done` or `error` produces an `error` event,
  * so the screen never waits for an answer that will not come. Aborting `signal` is the stop button.
+ * However it ends, the conversation list, the subscription's usage and the pipeline's state are
+ * read again: a chat changes all three.
  */
 export async function streamChat(
+  input: ChatInput,
+  onEvent: (event: ChatStreamEvent) => void,
+  signal?: AbortSignal,
+): Promise<void> {
+  try {
+    await readChat(input, onEvent, signal);
+  } finally {
+    void queryClient.invalidateQueries({ queryKey: llmKeys.conversations() });
+    void queryClient.invalidateQueries({ queryKey: billingKeys.status() });
+    void queryClient.invalidateQueries({ queryKey: llmStatusKeys.pipeline });
+  }
+}
+
+async function readChat(
   input: ChatInput,
   onEvent: (event: ChatStreamEvent) => void,
   signal?: AbortSignal,

@@ -1,27 +1,35 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   licenceActivatedSchema,
+  subscriptionStatusSchema,
   licenceHistorySchema,
   subscriptionUsageSchema,
   type ActivateLicenceInput,
 } from '@nexus/agent/contract';
-import { DASHBOARD_PATHS, subscriptionStatusQueryOptions } from '@/data/metrics';
+import { getParsed } from './auth';
 import { apiJson, apiRequest } from '@/lib/request';
 
 export const SUBSCRIPTION_API = '/api/subscription';
+export const SUBSCRIPTION_STATUS_PATH = `${SUBSCRIPTION_API}/status`;
 export const USAGE_DAYS = 30;
 
 /**
- * Keys are the paths they fetch (spec §7). The status is the dashboard's own query (same key),
- * so an activation or a deactivation here updates the dashboard's subscription card too.
+ * Keys are the paths they fetch (spec §7). The dashboard card and the billing screens read the
+ * status under one key, so an activation or a deactivation here updates the card too.
  */
 export const billingKeys = {
-  status: () => [DASHBOARD_PATHS.subscription] as const,
+  status: () => [SUBSCRIPTION_STATUS_PATH] as const,
   usage: (days: number) => [`${SUBSCRIPTION_API}/usage?days=${days}`] as const,
   licences: () => [`${SUBSCRIPTION_API}/licences`] as const,
 };
 
-export const statusQueryOptions = () => subscriptionStatusQueryOptions(true);
+/** Spec §7 gives no interval: fetched once, like every query by default. */
+export const subscriptionStatusQueryOptions = (signedIn = true) =>
+  queryOptions({
+    queryKey: billingKeys.status(),
+    queryFn: () => getParsed(SUBSCRIPTION_STATUS_PATH, subscriptionStatusSchema),
+    enabled: signedIn,
+  });
 
 export const usageQueryOptions = (days: number = USAGE_DAYS) =>
   queryOptions({

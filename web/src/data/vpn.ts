@@ -1,11 +1,11 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { POLL_INTERVALS_MS, networkVisitorSchema, uplinksSchema, vpnEventListSchema, vpnStatusSchema, wgPeerCreatedSchema, wgPeerListSchema, wgServerSchema, type UplinksInput, type WgPeerInput, type WgServerInput } from '@nexus/agent/contract';
 import { getParsed } from './auth';
-import { DASHBOARD_PATHS } from '@/data/metrics';
 import { ApiRequestError, apiJson, apiRequest } from '@/lib/request';
 
 /** The hub's VPN (issue 17): its WireGuard server and the devices that dial in, the uplinks and their failover. */
 export const VPN_API = '/api/vpn';
+export const VPN_STATUS_PATH = `${VPN_API}/status`;
 export const VISITOR_PATH = '/api/network/visitor';
 
 /** Handshakes and transfer counters move every few seconds; the screen shows them live enough. */
@@ -13,7 +13,7 @@ export const VPN_REFRESH_MS = 10_000;
 
 export const vpnKeys = {
   // The dashboard's VPN card reads the same key, so both screens share one answer.
-  status: [DASHBOARD_PATHS.vpn] as const,
+  status: [VPN_STATUS_PATH] as const,
   server: [VPN_API, 'server'] as const,
   peers: [VPN_API, 'peers'] as const,
   uplinks: [VPN_API, 'uplinks'] as const,
@@ -27,11 +27,12 @@ const retryUnlessRefused = (count: number, error: unknown) =>
 
 export const isForbidden = (error: unknown) => error instanceof ApiRequestError && error.status === 403;
 
-export const vpnStatusQueryOptions = () =>
+export const vpnStatusQueryOptions = (signedIn = true) =>
   queryOptions({
     queryKey: vpnKeys.status,
-    queryFn: () => getParsed(DASHBOARD_PATHS.vpn, vpnStatusSchema),
+    queryFn: () => getParsed(VPN_STATUS_PATH, vpnStatusSchema),
     refetchInterval: POLL_INTERVALS_MS.vpnStatus,
+    enabled: signedIn,
   });
 
 export const wgServerQueryOptions = (enabled: boolean) =>

@@ -6,7 +6,7 @@ import { PLANS } from '@nexus/agent/contract';
 import { Button } from '@/components/ui/button';
 import { Panel } from '@/components/ui/panel';
 import { LoadError, RowsSkeleton } from '@/features/llm/components/section';
-import { statusQueryOptions } from '@/data/subscription';
+import { subscriptionStatusQueryOptions } from '@/data/subscription';
 import { formatDate } from '../billing-logic';
 import { Fact, Facts } from './facts';
 import { GraceBanner } from './grace-banner';
@@ -21,7 +21,7 @@ export function ActivationPage() {
   const search = useSearch();
   // Read once: the key stays in the field even if the address changes under the screen.
   const [linkKey] = useState(() => new URLSearchParams(search).get('key')?.trim() ?? '');
-  const status = useQuery(statusQueryOptions());
+  const status = useQuery(subscriptionStatusQueryOptions());
   return (
     <div className="mx-auto grid w-full max-w-4xl gap-6 px-4 py-6">
       <header className="flex flex-wrap items-end justify-between gap-4">

@@ -17,7 +17,7 @@ import { errorMessage } from '@/lib/request';
 import {
   USAGE_DAYS,
   licencesQueryOptions,
-  statusQueryOptions,
+  subscriptionStatusQueryOptions,
   useDeactivateLicence,
   usageQueryOptions,
 } from '@/data/subscription';
@@ -29,7 +29,7 @@ import { UsageChart } from './usage-chart';
 
 /** /billing (issue 22): the plan in force, its licence, this month's use and the last 30 days. */
 export function BillingPage() {
-  const status = useQuery(statusQueryOptions());
+  const status = useQuery(subscriptionStatusQueryOptions());
   return (
     <div className="mx-auto grid w-full max-w-6xl gap-6 px-4 py-6">
       <header className="flex flex-wrap items-end justify-between gap-4">

@@ -23,11 +23,11 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
+import { satellitesQueryOptions } from '@/data/satellites';
 import {
   exportFlow,
   flowQueryOptions,
   flowsQueryOptions,
-  satellitesQueryOptions,
   schedulePreviewQueryOptions,
   useDeleteFlow,
   useImportFlow,

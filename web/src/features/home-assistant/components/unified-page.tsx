@@ -28,13 +28,15 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/features/auth';
 import type { LiveConnectionState } from '@/lib/live';
-import { apiRequest, errorMessage } from '@/lib/request';
+import { errorMessage } from '@/lib/request';
+import { probeHub } from '@/data/health';
 import {
   haActivityQueryOptions,
   haEntitiesQueryOptions,
   haSettingsQueryOptions,
   useForgetHaSettings,
   useSaveHaSettings,
+  probeHaStatus,
 } from '@/data/home-assistant';
 import { domainLabel, relativeTime, responseTimeTone } from '../entity-logic';
 import { useHaLive } from '@/data/home-assistant';
@@ -472,16 +474,16 @@ function TroubleshootTab({
   const run = async () => {
     setRunning(true);
     const results: BrowserCheck[] = [];
-    const timed = async (path: string) => {
+    const timed = async (probe: () => Promise<unknown>) => {
       const started = performance.now();
       try {
-        await apiRequest('GET', path);
+        await probe();
         return { ok: true, ms: performance.now() - started, error: null as string | null };
       } catch (error) {
         return { ok: false, ms: performance.now() - started, error: errorMessage(error) ?? String(error) };
       }
     };
-    const agent = await timed('/api/health');
+    const agent = await timed(probeHub);
     results.push({
       label: 'This browser reaches the hub',
       ok: agent.ok,
@@ -489,7 +491,7 @@ function TroubleshootTab({
         ? `The hub answered in ${formatMs(agent.ms)}.`
         : `The hub did not answer: ${agent.error}. Check this device's network.`,
     });
-    const ha = await timed('/api/ha/status');
+    const ha = await timed(probeHaStatus);
     results.push({
       label: 'The hub answers for Home Assistant',
       ok: ha.ok,

@@ -16,7 +16,7 @@ import { formatBytes } from '@/lib/format-bytes';
 import { useLiveTopic } from '@/lib/live';
 import { errorMessage } from '@/lib/request';
 import {
-  fetchModelDetails,
+  modelDetailsQueryOptions,
   llmKeys,
   modelsQueryOptions,
   providersQueryOptions,
@@ -162,11 +162,7 @@ export function ModelsPanel({ ollamaOnly = false }: { ollamaOnly?: boolean }) {
 }
 
 function ModelDetailsDialog({ model, onClose }: { model: LlmModelInfo | null; onClose: () => void }) {
-  const details = useQuery({
-    queryKey: [...llmKeys.models(), 'show', model?.providerId, model?.name],
-    queryFn: () => fetchModelDetails(model!.providerId, model!.name),
-    enabled: model !== null,
-  });
+  const details = useQuery(modelDetailsQueryOptions(model));
   return (
     <Dialog open={model !== null} onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="max-w-2xl">

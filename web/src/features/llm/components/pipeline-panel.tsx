@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Activity, Boxes } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { formatBytes } from '@/lib/format-bytes';
-import { pipelineStatusQueryOptions } from '@/data/llm';
+import { llmPipelineStatusQueryOptions } from '@/data/llm-status';
 import { EmptyState, LoadError, RowsSkeleton, Section } from './section';
 
 const STATUS_VARIANT = { running: 'success', degraded: 'warning', offline: 'destructive' } as const;
@@ -16,7 +16,7 @@ const TYPE_LABEL = {
 
 /** The pipeline status the dashboard's LLM card shows, in full: every model and provider. */
 export function PipelinePanel() {
-  const status = useQuery(pipelineStatusQueryOptions());
+  const status = useQuery(llmPipelineStatusQueryOptions());
   if (status.isPending) return <RowsSkeleton rows={5} />;
   if (status.error)
     return (

@@ -1,16 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import {
-  haHealthQueryOptions,
-  llmPipelineStatusQueryOptions,
-  nexusStatusQueryOptions,
-  platformHealthQueryOptions,
-  satellitesQueryOptions,
-  subscriptionStatusQueryOptions,
-  systemUptimeQueryOptions,
-  vpnStatusQueryOptions,
-} from './metrics';
+import { haHealthQueryOptions } from './ha-patterns';
+import { healthQueryOptions } from './health';
+import { llmPipelineStatusQueryOptions } from './llm-status';
+import { nexusStatusQueryOptions, systemUptimeQueryOptions } from './metrics';
+import { satellitesQueryOptions } from './satellites';
+import { subscriptionStatusQueryOptions } from './subscription';
+import { vpnStatusQueryOptions } from './vpn';
 
-describe('dashboard queries (spec §7)', () => {
+describe('dashboard queries (spec §7): each data module owns its read, the dashboard and the screens share it', () => {
   // The spec's table, written out literally so a change to the shared constants cannot hide here.
   it.each([
     [nexusStatusQueryOptions, '/api/nexus/status', 10_000],
@@ -29,7 +26,7 @@ describe('dashboard queries (spec §7)', () => {
 
   it.each([
     [subscriptionStatusQueryOptions, '/api/subscription/status'],
-    [platformHealthQueryOptions, '/api/health'],
+    [healthQueryOptions, '/api/health'],
   ])('%# fetches %s once, without an interval', (factory, path) => {
     const options = factory(true);
     expect(options.queryKey).toEqual([path]);
