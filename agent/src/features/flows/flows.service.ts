@@ -32,8 +32,8 @@ import {
   notFound,
   tooManyRequests,
 } from '../../lib/http-error.js';
-import type { EndedFlowRun } from '../alerts/flow-alerts.js';
-import type { AuditRecorder } from '../audit/audit.service.js';
+import type { EndedFlowRun } from '../alerts/index.js';
+import type { AuditRecorder } from '../audit/index.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { LivePublisher } from '../../live/hub.js';

@@ -8,7 +8,7 @@ import { Panel } from '@/components/ui/panel';
 import { LoadError, RowsSkeleton } from '@/features/llm/components/section';
 import { subscriptionStatusQueryOptions } from '@/data/subscription';
 import { formatDate } from '../billing-logic';
-import { Fact, Facts } from './facts';
+import { Fact, Facts } from '@/components/fact-list';
 import { GraceBanner } from './grace-banner';
 import { HubId } from './hub-id';
 import { LicenceKeyForm } from './licence-key-form';

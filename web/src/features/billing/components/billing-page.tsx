@@ -22,7 +22,7 @@ import {
   usageQueryOptions,
 } from '@/data/subscription';
 import { LICENCE_STATE_LABELS, fallbackAfterDeactivation, formatDate, usageTotals } from '../billing-logic';
-import { Fact, Facts } from './facts';
+import { Fact, Facts } from '@/components/fact-list';
 import { GraceBanner } from './grace-banner';
 import { LimitBars } from './limit-bars';
 import { UsageChart } from './usage-chart';

@@ -1,3 +1,4 @@
+import { Fact } from '@/components/fact-list';
 import { useQuery } from '@tanstack/react-query';
 import { History, ShieldCheck } from 'lucide-react';
 import type { VpnEvent, VpnProvider } from '@nexus/agent/contract';
@@ -65,14 +66,18 @@ function StatusPanel() {
     >
       {vpn ? (
         <dl className="grid gap-x-8 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
-          <Fact label="Provider">{PROVIDER_LABELS[vpn.provider]}</Fact>
-          <Fact label="Latency">
+          <Fact layout="stacked" label="Provider">
+            {PROVIDER_LABELS[vpn.provider]}
+          </Fact>
+          <Fact layout="stacked" label="Latency">
             <Latency ms={vpn.latency} />
           </Fact>
-          <Fact label="Failover">
+          <Fact layout="stacked" label="Failover">
             {PROVIDER_LABELS[vpn.failover.activeProvider]} → {PROVIDER_LABELS[vpn.failover.backupProvider]}
           </Fact>
-          <Fact label="Checked">{new Date(vpn.checkedAt).toLocaleTimeString()}</Fact>
+          <Fact layout="stacked" label="Checked">
+            {new Date(vpn.checkedAt).toLocaleTimeString()}
+          </Fact>
         </dl>
       ) : status.error ? (
         <LoadError what="the VPN status" error={status.error} />
@@ -86,15 +91,6 @@ function StatusPanel() {
         </Empty>
       ) : null}
     </Panel>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="space-y-0.5">
-      <dt className="text-muted-foreground">{label}</dt>
-      <dd className="font-medium">{children}</dd>
-    </div>
   );
 }
 

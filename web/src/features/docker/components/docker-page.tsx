@@ -1,3 +1,4 @@
+import { LoadError } from '@/components/load-state';
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
@@ -38,14 +39,6 @@ function LoadingRows() {
         <Skeleton key={i} className="h-10 w-full" />
       ))}
     </div>
-  );
-}
-
-function LoadError({ what, error }: { what: string; error: Error }) {
-  return (
-    <p role="alert" className="text-sm text-destructive">
-      Couldn&apos;t load {what}: {errorMessage(error)}
-    </p>
   );
 }
 

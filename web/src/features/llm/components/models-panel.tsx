@@ -1,4 +1,5 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { Fact } from '@/components/fact-list';
+import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Boxes, Download, Info, Trash2, X } from 'lucide-react';
 import { LLM_PULLS_TOPIC, pullJobListSchema, type LlmModelInfo, type PullJob } from '@nexus/agent/contract';
@@ -177,14 +178,22 @@ function ModelDetailsDialog({ model, onClose }: { model: LlmModelInfo | null; on
         ) : (
           <div className="grid max-h-[60vh] gap-4 overflow-y-auto text-sm">
             <dl className="grid grid-cols-2 gap-x-6 gap-y-2 sm:grid-cols-3">
-              <Fact label="Context length">{details.data.contextLength?.toLocaleString() ?? '—'} tokens</Fact>
-              <Fact label="Family">{details.data.family ?? '—'}</Fact>
-              <Fact label="Parameters">
+              <Fact layout="stacked" label="Context length">
+                {details.data.contextLength?.toLocaleString() ?? '—'} tokens
+              </Fact>
+              <Fact layout="stacked" label="Family">
+                {details.data.family ?? '—'}
+              </Fact>
+              <Fact layout="stacked" label="Parameters">
                 {details.data.parameterSize ?? '—'}
                 {details.data.parameterCount ? ` (${details.data.parameterCount.toLocaleString()})` : ''}
               </Fact>
-              <Fact label="Quantisation">{details.data.quantization ?? '—'}</Fact>
-              <Fact label="Format">{details.data.format ?? '—'}</Fact>
+              <Fact layout="stacked" label="Quantisation">
+                {details.data.quantization ?? '—'}
+              </Fact>
+              <Fact layout="stacked" label="Format">
+                {details.data.format ?? '—'}
+              </Fact>
             </dl>
             <Block title="Template" text={details.data.template} />
             <Block title="Parameters" text={details.data.parameters} />
@@ -194,15 +203,6 @@ function ModelDetailsDialog({ model, onClose }: { model: LlmModelInfo | null; on
         )}
       </DialogContent>
     </Dialog>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-xs text-muted-foreground">{label}</dt>
-      <dd className="font-medium tabular-nums">{children}</dd>
-    </div>
   );
 }
 
