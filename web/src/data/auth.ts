@@ -1,5 +1,9 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { TWO_FACTOR_REQUIRED_MESSAGE, publicUserSchema, registrationStatusSchema, type LoginInput, type PublicUser, type RegisterInput, authResponseSchema, twoFactorSetupSchema, type ChangePasswordInput, type TotpCodeInput, enableTwoFactorResponseSchema, passkeyListSchema, passkeyResponseSchema, type Passkey, recoveryCodesResponseSchema, recoveryCodesStatusSchema, sessionListSchema, twoFactorTestResultSchema, createdPhonePairingSchema, pairedPhoneListSchema, phonePairingStatusSchema, type CreatePhonePairingInput, type PairPhoneInput, createdInviteSchema, inviteListSchema, userListSchema, type CreateInviteInput, type CreatedInvite, type RegistrationMode, type Role, type UpdateUserInput } from '@nexus/agent/contract';
+import { TWO_FACTOR_REQUIRED_MESSAGE, publicUserSchema, registrationStatusSchema, type LoginInput, type PublicUser, type RegisterInput, authResponseSchema, twoFactorSetupSchema, type ChangePasswordInput, type TotpCodeInput, enableTwoFactorResponseSchema, passkeyListSchema, passkeyResponseSchema, type Passkey, recoveryCodesResponseSchema, recoveryCodesStatusSchema, sessionListSchema, twoFactorTestResultSchema, createdPhonePairingSchema, pairedPhoneListSchema, phonePairingStatusSchema, type CreatePhonePairingInput, type PairPhoneInput, createdInviteSchema, inviteListSchema, userListSchema, type CreateInviteInput, type CreatedInvite, type RegistrationMode, type Role, type UpdateUserInput, passwordResetConfigSchema,
+  passwordResetMessageSchema,
+  type PasswordResetConfig,
+  type PasswordResetConfirm,
+} from '@nexus/agent/contract';
 import { ApiRequestError, apiJson, apiRequest, errorMessage } from '@/lib/request';
 import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, startRegistration, WebAuthnAbortService, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import { queryClient } from '@/lib/query-client';
@@ -497,4 +501,23 @@ export async function getParsed<T>(path: string, schema: { parse: (value: unknow
     }
     throw error;
   }
+}
+
+// ---- password reset (public: no session)
+
+export const passwordResetConfigQueryOptions = () =>
+  queryOptions({
+    queryKey: ['/api/auth/password-reset/config'],
+    queryFn: async (): Promise<PasswordResetConfig> =>
+      passwordResetConfigSchema.parse(await apiJson('GET', '/api/auth/password-reset/config')),
+  });
+
+export async function requestPasswordReset(email: string): Promise<string> {
+  const answer = await apiJson('POST', '/api/auth/password-reset/request', { email });
+  return passwordResetMessageSchema.parse(answer).message;
+}
+
+export async function confirmPasswordReset(input: PasswordResetConfirm): Promise<string> {
+  const answer = await apiJson('POST', '/api/auth/password-reset/confirm', input);
+  return passwordResetMessageSchema.parse(answer).message;
 }
