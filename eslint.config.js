@@ -1,4 +1,6 @@
 import js from '@eslint/js';
+import boundaries from 'eslint-plugin-boundaries';
+import checkFile from 'eslint-plugin-check-file';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
@@ -26,7 +28,8 @@ export default tseslint.config(
     },
   },
   {
-    // The agent: process.env is read in env.ts only (parsed by zod); features never import each other.
+    // The agent: process.env is read in env.ts only (parsed by zod). Features import each other only
+    // through the other feature's index.ts (the boundaries block below holds that).
     files: ['agent/src/**/*.ts'],
     ignores: ['agent/src/env.ts', 'agent/src/**/*.test.ts'],
     rules: {
@@ -46,6 +49,121 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-floating-promises': ['error', { ignoreVoid: false }],
       '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  {
+    // Layers (docs/web-data-layer.md). Web: app -> features -> data, components -> lib; data never
+    // imports components or features, components never import features or data, lib imports none of
+    // them. Agent: a feature imports another feature only through that feature's public index.ts.
+    files: ['web/src/**/*.{ts,tsx}', 'agent/src/**/*.ts'],
+    plugins: { boundaries },
+    settings: {
+      'import/resolver': {
+        typescript: { project: ['web/tsconfig.json', 'agent/tsconfig.json'], noWarnOnMultipleProjects: true },
+      },
+      'boundaries/elements': [
+        { type: 'web-app', pattern: 'web/src/app' },
+        { type: 'web-feature', pattern: 'web/src/features/*', capture: ['feature'] },
+        { type: 'web-data', pattern: 'web/src/data' },
+        { type: 'web-components', pattern: 'web/src/components' },
+        { type: 'web-lib', pattern: 'web/src/lib' },
+        { type: 'agent-feature', pattern: 'agent/src/features/*', capture: ['feature'] },
+      ],
+    },
+    rules: {
+      'boundaries/dependencies': [
+        'error',
+        {
+          default: 'allow',
+          policies: [
+            {
+              from: { element: { type: 'web-data' } },
+              disallow: {
+                to: { element: { types: { anyOf: ['web-app', 'web-feature', 'web-components'] } } },
+              },
+              message: 'The data layer (web/src/data) never imports a screen, a component or the app shell.',
+            },
+            {
+              from: { element: { type: 'web-components' } },
+              disallow: { to: { element: { types: { anyOf: ['web-app', 'web-feature', 'web-data'] } } } },
+              message: 'Shared components take data as props: they never import a feature or the data layer.',
+            },
+            {
+              from: { element: { type: 'web-lib' } },
+              disallow: {
+                to: {
+                  element: { types: { anyOf: ['web-app', 'web-feature', 'web-data', 'web-components'] } },
+                },
+              },
+              message:
+                'web/src/lib is the bottom layer: it imports no app, feature, data or component module.',
+            },
+            {
+              from: { element: { type: 'web-feature' } },
+              disallow: { to: { element: { type: 'web-app' } } },
+              message: 'Screens never import the app shell (web/src/app).',
+            },
+            {
+              from: { element: { type: 'agent-feature' } },
+              disallow: {
+                to: { element: { type: 'agent-feature', fileInternalPath: '!index.ts' } },
+              },
+              message: 'Import another agent feature through its index.ts only (its public surface).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Screens, the app shell and shared components never talk HTTP: web/src/data is the only place
+    // that knows an endpoint, a key or how an answer is parsed (docs/web-data-layer.md).
+    files: ['web/src/{app,features,components}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Call the agent through a web/src/data module.' },
+        { name: 'EventSource', message: 'Call the agent through a web/src/data module.' },
+      ],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@/lib/request',
+              importNames: ['apiJson', 'apiRequest', 'throwIfNotOk'],
+              message: 'Call the agent through a web/src/data module.',
+            },
+            { name: '@/lib/ndjson', message: 'Call the agent through a web/src/data module.' },
+          ],
+          patterns: [
+            {
+              regex: '^@nexus/agent/(?!contract$)',
+              message: 'The web imports only the agent contract.',
+            },
+            { group: ['**/agent/src/**'], message: 'Import the agent through @nexus/agent/contract.' },
+            { group: ['**/tests/fixtures/**'], message: 'Production code never imports a test fixture.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Tests wire real collaborators from several features together; the slice rule is for the code that ships.
+    files: ['agent/src/**/*.test.ts'],
+    rules: { 'boundaries/dependencies': 'off' },
+  },
+  {
+    // kebab-case file and folder names, so imports read the same on every file system.
+    files: ['web/src/**/*.{ts,tsx}', 'agent/src/**/*.ts', 'tests/**/*.ts'],
+    plugins: { 'check-file': checkFile },
+    rules: {
+      'check-file/filename-naming-convention': [
+        'error',
+        { '**/*.{ts,tsx}': 'KEBAB_CASE' },
+        { ignoreMiddleExtensions: true },
+      ],
+      'check-file/folder-naming-convention': ['error', { '{web,agent}/src/**/': 'KEBAB_CASE' }],
     },
   },
   {
@@ -85,8 +203,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              regex: '^@nexus/agent/(?!contract$|app$)',
-              message: 'The web imports only the agent contract and its client type.',
+              regex: '^@nexus/agent/(?!contract$)',
+              message: 'The web imports only the agent contract.',
             },
             { group: ['**/agent/src/**'], message: 'Import the agent through @nexus/agent/contract.' },
           ],

@@ -780,9 +780,6 @@ function defaultSystem(deps: AppDeps) {
   };
 }
 
-/** The client's type for Hono RPC: `hc<AppType>('/api')`. */
-export type AppType = ReturnType<typeof apiRoutes>;
-
 export function createApp(deps: AppDeps) {
   const sessions = deps.sessions ?? createSessionService(deps.db, deps.now);
   const notifications =

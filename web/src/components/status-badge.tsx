@@ -1,54 +1,55 @@
-import { StatusPill, type PillTone } from '@/components/ui/status-pill';
-import { humanize } from '@/lib/words';
+import type { ReactNode } from 'react';
+import { StatusPill } from '@/components/ui/status-pill';
+import { TONE_TEXT_CLASS, statusLabel, statusTone, type StatusTone } from '@/lib/status-words';
+import { cn } from '@/lib/utils';
 
 /**
- * The console's one status badge (issue 21: screens each had their own Badge-variant maps): a
- * status word from the agent, shown as words in a StatusPill whose tone the word decides.
+ * The one status badge of the console (issue 21 "one look"): a pill whose tone comes from spec
+ * §4's status words unless the caller knows better (a Docker state, a check's verdict).
  */
-const TONE_BY_STATUS: Record<string, PillTone> = {
-  online: 'good',
-  running: 'good',
-  connected: 'good',
-  healthy: 'good',
-  succeeded: 'good',
-  active: 'good',
-  offline: 'bad',
-  stopped: 'bad',
-  exited: 'bad',
-  dead: 'bad',
-  missing: 'bad',
-  failed: 'bad',
-  error: 'bad',
-  disconnected: 'bad',
-  degraded: 'warning',
-  paused: 'warning',
-  restarting: 'warning',
-  removing: 'warning',
-  partial: 'warning',
-  connecting: 'warning',
-  reconnecting: 'warning',
-};
-
-export function statusTone(status: string): PillTone {
-  return TONE_BY_STATUS[status.toLowerCase()] ?? 'neutral';
-}
-
 export function StatusBadge({
-  status,
-  label,
+  word,
   tone,
+  pulse,
+  children,
+  className,
   title,
+  ...data
 }: {
-  /** The agent's status word (`running`, `not_configured`). */
-  status: string;
-  /** Words to show instead of the humanised status. */
-  label?: string;
-  tone?: PillTone;
+  /** The status word; its tone and its label ("not_configured" → "Not configured") come from it. */
+  word?: string;
+  /** Overrides the tone the word itself has (e.g. "Healthy", which is not a §4 word). */
+  tone?: StatusTone;
+  /** A gently pulsing dot, for something live. */
+  pulse?: boolean;
+  /** Overrides the label. */
+  children?: ReactNode;
+  className?: string;
+  /** A longer explanation on hover (e.g. a provider's last error). */
   title?: string;
+  [dataAttribute: `data-${string}`]: string | undefined;
 }) {
   return (
-    <StatusPill tone={tone ?? statusTone(status)} data-status={status} title={title}>
-      {label ?? humanize(status)}
+    <StatusPill tone={tone ?? statusTone(word)} pulse={pulse} className={className} title={title} {...data}>
+      {children ?? (word === undefined ? null : statusLabel(word))}
     </StatusPill>
+  );
+}
+
+/** A status word inline in text, coloured by its tone. */
+export function StatusText({
+  word,
+  tone,
+  className,
+}: {
+  word: string;
+  tone?: StatusTone;
+  className?: string;
+}) {
+  const resolved = tone ?? statusTone(word);
+  return (
+    <span data-tone={resolved} className={cn('font-medium', TONE_TEXT_CLASS[resolved], className)}>
+      {statusLabel(word)}
+    </span>
   );
 }

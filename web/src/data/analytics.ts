@@ -14,8 +14,8 @@ import {
   timelineSchema,
   type AnalyticsSettings,
 } from '@nexus/agent/contract';
-import { authUserQueryKey } from '@/features/auth';
-import { automationKeys } from '@/features/automations/api';
+import { authUserQueryKey } from './auth';
+import { automationKeys } from './home-assistant';
 import { queryClient } from '@/lib/query-client';
 import { ApiRequestError, apiJson } from '@/lib/request';
 

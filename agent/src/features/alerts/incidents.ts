@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import type { NewNotification, NotificationCategory } from '../../contract/notifications.js';
 import type { Db } from '../../db/client.js';
 import type { Logger } from '../../lib/logger.js';
-import { notificationIncidents, notifications } from '../notifications/notifications.table.js';
-import type { Notify } from '../notifications/notifications.service.js';
+import { notificationIncidents, notifications } from '../notifications/index.js';
+import type { Notify } from '../notifications/index.js';
 
 /** What a source says about a fault: everything notify() takes, with the category required. */
 export type IncidentNotice = Omit<NewNotification, 'category'> & { category: NotificationCategory };

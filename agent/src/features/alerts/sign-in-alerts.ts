@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import type { Notify } from '../notifications/notifications.service.js';
-import type { SessionService } from '../auth/session.service.js';
+import type { Notify } from '../notifications/index.js';
+import type { SessionService } from '../auth/index.js';
 
 /** Per account: hashes of the devices it has signed in from (the newest KNOWN_DEVICES_MAX). */
 export const knownDevicesSetting = (userId: number) => `alerts.knownDevices.${userId}`;

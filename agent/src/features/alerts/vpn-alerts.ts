@@ -1,5 +1,5 @@
 import type { VpnStatus } from '../../contract/status.js';
-import type { UplinkSummary } from '../vpn/vpn.service.js';
+import type { UplinkSummary } from '../vpn/index.js';
 import type { IncidentNotifier } from './incidents.js';
 
 export const VPN_INCIDENT_KEY = 'vpn:failover';

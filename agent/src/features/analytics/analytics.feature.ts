@@ -1,11 +1,11 @@
 import type { HomeAssistantAdapter } from '../../adapters/home-assistant.js';
 import type { Db } from '../../db/client.js';
 import type { Logger } from '../../lib/logger.js';
-import type { AuditLog } from '../audit/audit.service.js';
-import type { SettingsStore } from '../home-assistant/ha-config.js';
-import type { AutomationsService } from '../home-assistant/automations.service.js';
-import type { HaConnection } from '../home-assistant/ha-connection.js';
-import type { MemberAccessStore } from '../home-assistant/member-access.js';
+import type { AuditLog } from '../audit/index.js';
+import type { SettingsStore } from '../home-assistant/index.js';
+import type { AutomationsService } from '../home-assistant/index.js';
+import type { HaConnection } from '../home-assistant/index.js';
+import type { MemberAccessStore } from '../home-assistant/index.js';
 import { createAnalyticsService, type MineRunner } from './analytics.service.js';
 import { analyticsRoutes } from './analytics.routes.js';
 import { createEventStore } from './event-store.js';

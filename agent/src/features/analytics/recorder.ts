@@ -7,8 +7,8 @@ import {
 } from '../../contract/analytics.js';
 import { inBackground } from '../../lib/background.js';
 import type { Logger } from '../../lib/logger.js';
-import type { SettingsStore } from '../home-assistant/ha-config.js';
-import type { HaConnection, HaStateTransition } from '../home-assistant/ha-connection.js';
+import type { SettingsStore } from '../home-assistant/index.js';
+import type { HaConnection, HaStateTransition } from '../home-assistant/index.js';
 import type { StateChange } from './event-log.js';
 import type { EventStore } from './event-store.js';
 

@@ -13,7 +13,7 @@ import { userIdParamSchema, type AuthResponse } from '../../contract/auth.js';
 import type { AppEnv } from '../../http/app-env.js';
 import { requireAdmin, requireRecentAuth, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
-import type { AuditLog } from '../audit/audit.service.js';
+import type { AuditLog } from '../audit/index.js';
 import type { AccountAdmin } from './account-admin.js';
 import type { AccountSecurityService } from './account-security.service.js';
 import { clientInfo } from './auth.routes.js';

@@ -6,7 +6,7 @@ import { TOTP_DIGITS } from '../../contract/auth.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../lib/http-error.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import type { AuditLog } from '../audit/audit.service.js';
+import type { AuditLog } from '../audit/index.js';
 import { assertMayManage } from './account-admin.js';
 import { createAuthRepository, normalizeEmail } from './auth.repository.js';
 import type { AuthService, ClientInfo } from './auth.service.js';

@@ -13,7 +13,7 @@ import {
 import { LOCAL_ONLY_MESSAGE, REGISTRATION_CLOSED_MESSAGE } from '../../contract/invites.js';
 import { ACCOUNT_DISABLED_MESSAGE } from '../../contract/account-security.js';
 import { isRecoveryCodeShape } from '../../contract/second-factor.js';
-import type { AuditLog } from '../audit/audit.service.js';
+import type { AuditLog } from '../audit/index.js';
 import type { Db } from '../../db/client.js';
 import { isLocalAddress } from '../../lib/address-class.js';
 import {

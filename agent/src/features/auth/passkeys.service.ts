@@ -22,7 +22,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../lib/http-error.js';
 import type { Logger } from '../../lib/logger.js';
-import type { AuditLog } from '../audit/audit.service.js';
+import type { AuditLog } from '../audit/index.js';
 import { passkeys, type PasskeyRow } from './account-security.table.js';
 import { users, type UserRow } from './auth.table.js';
 import type { ClientInfo } from './auth.service.js';

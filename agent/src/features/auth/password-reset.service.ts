@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.js';
 import type { Mailer } from '../../adapters/mailer.js';
 import { badRequest, conflict, tooManyRequests } from '../../lib/http-error.js';
 import type { Logger } from '../../lib/logger.js';
-import type { AuditRecorder } from '../audit/audit.service.js';
+import type { AuditRecorder } from '../audit/index.js';
 import { createAuthRepository } from './auth.repository.js';
 import type { AuthService } from './auth.service.js';
 import { createThrottle, describeWait, type ThrottleRule } from './login-throttle.js';

@@ -10,7 +10,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { forbidden, notFound, tooManyRequests } from '../../lib/http-error.js';
 import type { Logger } from '../../lib/logger.js';
-import type { AuditLog } from '../audit/audit.service.js';
+import type { AuditLog } from '../audit/index.js';
 import { phonePairings } from './account-security.table.js';
 import { sessions, users } from './auth.table.js';
 import type { ClientInfo } from './auth.service.js';

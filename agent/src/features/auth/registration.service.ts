@@ -20,7 +20,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { conflict, forbidden, notFound } from '../../lib/http-error.js';
 import type { Logger } from '../../lib/logger.js';
-import type { AuditRecorder } from '../audit/audit.service.js';
+import type { AuditRecorder } from '../audit/index.js';
 import { users } from './auth.table.js';
 import { invites, type InviteRow } from './invites.table.js';
 

@@ -17,8 +17,8 @@ import {
   type RestoreAccepted,
 } from '../../contract/backups.js';
 import type { Db } from '../../db/client.js';
-import type { AuditRecorder } from '../audit/audit.service.js';
-import type { SettingsRepository } from '../settings/settings.repository.js';
+import type { AuditRecorder } from '../audit/index.js';
+import type { SettingsRepository } from '../settings/index.js';
 import { HttpError, badRequest, conflict, notFound } from '../../lib/http-error.js';
 import { inBackground } from '../../lib/background.js';
 import type { Logger } from '../../lib/logger.js';

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { LivePublisher } from '../../live/hub.js';
-import type { AuditLog } from '../audit/audit.service.js';
+import type { AuditLog } from '../audit/index.js';
 import { createCatalogService } from './catalog.service.js';
 import { createDockerRepository } from './docker.repository.js';
 import { dockerRoutes } from './docker.routes.js';

@@ -1,6 +1,6 @@
 import { index, integer, sqliteTable, text } from 'drizzle-orm/sqlite-core';
 import { DEPLOYMENT_ACTIONS, type DeploymentOutcome } from '../../contract/docker.js';
-import { users } from '../auth/auth.table.js';
+import { users } from '../auth/index.js';
 
 /** Stacks deployed from the console: their compose file is kept so they can be redeployed. */
 export const dockerStacks = sqliteTable('docker_stacks', {

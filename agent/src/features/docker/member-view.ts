@@ -1,6 +1,6 @@
 import type { EngineContainerInspect } from '../../adapters/docker.js';
 import type { ContainerSummary } from '../../contract/docker.js';
-import { redactText } from '../diagnostics/redact.js';
+import { redactText } from '../diagnostics/index.js';
 
 /**
  * What members (role user) see of a container. Containers are configured through their environment

@@ -10,7 +10,7 @@ import type {
 import { inBackground } from '../../lib/background.js';
 import { HttpError } from '../../lib/http-error.js';
 import type { Logger } from '../../lib/logger.js';
-import type { AuditLog } from '../audit/audit.service.js';
+import type { AuditLog } from '../audit/index.js';
 import { buildCreateSpec, compareDigests, localDigestsFor, type ImageDefaults } from './recreate.js';
 
 /**

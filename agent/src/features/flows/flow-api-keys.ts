@@ -6,7 +6,7 @@ import {
   type CreatedApiKey,
 } from '../../contract/flows.js';
 import { badRequest, notFound } from '../../lib/http-error.js';
-import type { AuditRecorder } from '../audit/audit.service.js';
+import type { AuditRecorder } from '../audit/index.js';
 import type { Actor } from './flow-access.js';
 import { toApiKey } from './flow-views.js';
 import type { FlowsRepository } from './flows.repository.js';

@@ -8,7 +8,7 @@ import {
   type RunTrigger,
   type StageRun,
 } from '../../contract/flows.js';
-import type { EndedFlowRun } from '../alerts/flow-alerts.js';
+import type { EndedFlowRun } from '../alerts/index.js';
 import type { ClipStore } from './flow-clips.js';
 import { executeStage, pendingStage, type RunState } from './flow-runner.js';
 import { namedSecretValues, type FlowSecretStore } from './flow-secret-store.js';

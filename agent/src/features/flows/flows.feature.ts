@@ -7,8 +7,8 @@ import { createFlowsRepository } from './flows.repository.js';
 import type { SatelliteAuthenticator } from '../../http/guards.js';
 import { flowsRoutes, hooksRoutes } from './flows.routes.js';
 import { createFlowsService } from './flows.service.js';
-import type { AuditRecorder } from '../audit/audit.service.js';
-import type { EndedFlowRun } from '../alerts/flow-alerts.js';
+import type { AuditRecorder } from '../audit/index.js';
+import type { EndedFlowRun } from '../alerts/index.js';
 
 /**
  * FlowForge: flows (trigger + stages) with versions, runs recorded stage by stage and streamed

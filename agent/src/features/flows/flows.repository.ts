@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { users } from '../auth/auth.table.js';
+import { users } from '../auth/index.js';
 import {
   flowApiKeys,
   flowRuns,

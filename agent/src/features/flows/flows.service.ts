@@ -8,8 +8,8 @@ import {
   type FlowVersion,
 } from '../../contract/flows.js';
 import { badRequest, conflict, notFound } from '../../lib/http-error.js';
-import type { EndedFlowRun } from '../alerts/flow-alerts.js';
-import type { AuditRecorder } from '../audit/audit.service.js';
+import type { EndedFlowRun } from '../alerts/index.js';
+import type { AuditRecorder } from '../audit/index.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { LivePublisher } from '../../live/hub.js';

@@ -1,6 +1,6 @@
 import { index, integer, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { FLOW_STATUSES, RUN_STATUSES, RUN_TRIGGERS } from '../../contract/flows.js';
-import { users } from '../auth/auth.table.js';
+import { users } from '../auth/index.js';
 
 /**
  * Flows: the current definition lives on the row; every save also adds a flow_versions row.

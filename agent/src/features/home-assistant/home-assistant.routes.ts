@@ -12,7 +12,7 @@ import {
 import type { AppEnv } from '../../http/app-env.js';
 import { requireAdmin, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
-import type { AuditRecorder } from '../audit/audit.service.js';
+import type { AuditRecorder } from '../audit/index.js';
 import type { HomeAssistantService } from './home-assistant.service.js';
 
 /** Mounted at /api/ha: Home Assistant through the hub. */

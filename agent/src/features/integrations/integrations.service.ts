@@ -10,7 +10,7 @@ import {
 import type { SpeechProbeResult, SpeechSettings } from '../../contract/speech.js';
 import type { SubscriptionStatus } from '../../contract/subscription.js';
 import type { VpnStatus } from '../../contract/status.js';
-import type { LlmStatusProvider } from '../llm-status/llm-status.service.js';
+import type { LlmStatusProvider } from '../llm-status/index.js';
 
 /** A check's outcome; `adminDetail` adds what only admins see (addresses, hosts, error texts). */
 interface Check {

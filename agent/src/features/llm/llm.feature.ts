@@ -2,7 +2,7 @@ import type { Db } from '../../db/client.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { LivePublisher } from '../../live/hub.js';
-import type { AuditRecorder } from '../audit/audit.service.js';
+import type { AuditRecorder } from '../audit/index.js';
 import { createChatService, type UsageRecorder } from './chat.service.js';
 import { createLlmRepository } from './llm.repository.js';
 import { llmRoutes } from './llm.routes.js';

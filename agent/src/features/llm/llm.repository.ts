@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.js';
-import { users } from '../auth/auth.table.js';
+import { users } from '../auth/index.js';
 import { routerTargetSchema, type LlmTask, type RouterTarget } from '../../contract/llm.js';
 import {
   llmConversations,

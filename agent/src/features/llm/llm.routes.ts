@@ -22,7 +22,7 @@ import type { ChatService, ChatSession } from './chat.service.js';
 import type { LlmRepository } from './llm.repository.js';
 import type { LlmConversationRow, LlmMessageRow } from './llm.table.js';
 import type { LlmService } from './llm.service.js';
-import type { AuditRecorder } from '../audit/audit.service.js';
+import type { AuditRecorder } from '../audit/index.js';
 import type { ProvidersService } from './providers.service.js';
 import type { PullsService } from './pulls.service.js';
 import type { TokenizeService } from './tokenize.service.js';

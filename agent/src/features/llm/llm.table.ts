@@ -1,6 +1,6 @@
 import { index, integer, real, sqliteTable, text, uniqueIndex } from 'drizzle-orm/sqlite-core';
 import { LLM_PROVIDER_KINDS, LLM_TASKS, MESSAGE_STATUSES, ROUTER_STRATEGIES } from '../../contract/llm.js';
-import { users } from '../auth/auth.table.js';
+import { users } from '../auth/index.js';
 
 /**
  * LLM providers: the hub's own Ollama (built in, its address from OLLAMA_URL, so base_url is

@@ -12,7 +12,7 @@ import type { AppEnv } from '../../http/app-env.js';
 import { checksCredential, guardAccess, requireAdmin, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
 import { unauthorized } from '../../lib/http-error.js';
-import type { AuditRecorder } from '../audit/audit.service.js';
+import type { AuditRecorder } from '../audit/index.js';
 import type { NexusManagementService } from './nexus-management.service.js';
 
 export interface NexusManagementRouteDeps {

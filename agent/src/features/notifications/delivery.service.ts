@@ -13,7 +13,7 @@ import type { Db } from '../../db/client.js';
 import { badRequest } from '../../lib/http-error.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { users } from '../auth/auth.table.js';
+import { users } from '../auth/index.js';
 import { eq } from 'drizzle-orm';
 import { createChannelSettings } from './channel-settings.js';
 import { createChannelSenders, DeliveryError, type HaNotifyPort, type OutgoingMessage } from './channels.js';

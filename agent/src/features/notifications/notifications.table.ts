@@ -7,7 +7,7 @@ import {
   NOTIFICATION_LEVELS,
 } from '../../contract/notifications.js';
 // Only the users table, for the foreign keys: a deleted account takes its notifications along.
-import { users } from '../auth/auth.table.js';
+import { users } from '../auth/index.js';
 
 export const notifications = sqliteTable(
   'notifications',

@@ -7,7 +7,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { inBackground } from '../../lib/background.js';
 import type { Logger } from '../../lib/logger.js';
-import { users } from '../auth/auth.table.js';
+import { users } from '../auth/index.js';
 import type { ChannelSettings, ChannelSettingsStore } from './channel-settings.js';
 import { DeliveryError, type ChannelSenders, type OutgoingMessage } from './channels.js';
 import { notificationDeliveries, notifications, type NotificationRow } from './notifications.table.js';

@@ -1,7 +1,7 @@
 import type { HaHealth } from '../../contract/status.js';
 import type { Satellite } from '../../contract/satellites.js';
 import type { WakeWord } from '../../contract/wake-words.js';
-import type { LlmStatusProvider } from '../llm-status/llm-status.service.js';
+import type { LlmStatusProvider } from '../llm-status/index.js';
 import type { OnboardingFacts, OnboardingViewer } from './onboarding.service.js';
 
 /**

@@ -10,7 +10,7 @@ import type { SatelliteControlInput, SatelliteControls } from '../../contract/sa
 import { inBackground } from '../../lib/background.js';
 import { HttpError, badRequest } from '../../lib/http-error.js';
 import type { Logger } from '../../lib/logger.js';
-import type { HaCacheChange } from '../home-assistant/ha-connection.js';
+import type { HaCacheChange } from '../home-assistant/index.js';
 import type { HaSatelliteSource, SatelliteLiveView, SourceAvailability } from './sources.js';
 
 /**

@@ -16,7 +16,7 @@ import {
 } from '../../contract/satellites.js';
 import { createWyomingSatelliteInputSchema } from '../../contract/satellites.js';
 import { HttpError, notFound, unauthorized } from '../../lib/http-error.js';
-import type { AuditRecorder } from '../audit/audit.service.js';
+import type { AuditRecorder } from '../audit/index.js';
 import type { SatelliteRow } from './satellites.table.js';
 import type { SatellitesRepository } from './satellites.repository.js';
 import type { HaSatelliteSource, SatelliteLiveView, WyomingSatelliteManager } from './sources.js';

@@ -12,7 +12,7 @@ import { audioBodyLimit, isAudio } from '../../http/body-limits.js';
 import { requireAdmin, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
 import { HttpError } from '../../lib/http-error.js';
-import type { AuditRecorder } from '../audit/audit.service.js';
+import type { AuditRecorder } from '../audit/index.js';
 import type { SpeechService } from './speech.service.js';
 
 /** Mounted at /api/speech. Everyone signed in reads the settings and tries the services; admins change and probe. */

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { z } from 'zod';
-import type { SettingsRepository } from '../settings/settings.repository.js';
+import type { SettingsRepository } from '../settings/index.js';
 
 export const HUB_ID_SETTING = 'hub.id';
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';

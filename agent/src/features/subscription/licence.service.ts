@@ -5,7 +5,7 @@ import type {
   LicencePayload,
   LicenceRecord,
 } from '../../contract/subscription.js';
-import type { AuditRecorder } from '../audit/audit.service.js';
+import type { AuditRecorder } from '../audit/index.js';
 import { HttpError, notFound } from '../../lib/http-error.js';
 import { checkLicenceKey, licenceReceipt } from './licence-key.js';
 import type { LicencesRepository } from './licences.repository.js';

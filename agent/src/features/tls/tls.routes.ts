@@ -3,7 +3,7 @@ import { tlsCertificateInputSchema } from '../../contract/tls.js';
 import type { AppEnv } from '../../http/app-env.js';
 import { requireAdmin, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
-import type { AuditRecorder } from '../audit/audit.service.js';
+import type { AuditRecorder } from '../audit/index.js';
 import type { TlsService } from './tls.service.js';
 
 /**

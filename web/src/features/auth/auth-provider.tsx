@@ -12,7 +12,7 @@ import {
   login,
   logout,
   register,
-} from './api';
+} from '@/data/auth';
 
 /** Spec §9: the wait between a successful registration and the move to the dashboard. */
 export const REGISTER_REDIRECT_DELAY_MS = 500;

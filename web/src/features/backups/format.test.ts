@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passphraseStrength } from './api';
+import { passphraseStrength } from '@/data/backups';
 import { formatHour, newestFirst } from './format';
 import { passphraseProblem } from './components/passphrase-fields';
 

@@ -1,3 +1,3 @@
 export { BackupsSection } from './components/backups-section';
 export { RestoreForm } from './components/restore-form';
-export { BACKUP_PATHS } from './api';
+export { BACKUP_PATHS } from '@/data/backups';

@@ -1,14 +1,11 @@
 import {
-  BAD_STATUS_WORDS,
   FALLBACK_REQUEST_COUNT,
-  GOOD_STATUS_WORDS,
   HA_RESPONSE_GOOD_MS,
   HA_RESPONSE_OK_MS,
   LLM_CARD_MODEL_COUNT,
   SIGNAL_STRENGTH_GOOD_BELOW_ABS_DBM,
   USAGE_WARNING_RATIO,
   VPN_LATENCY_WARNING_MS,
-  WARNING_STATUS_WORDS,
 } from '@nexus/agent/contract';
 import { formatDuration } from '@/lib/format-duration';
 
@@ -17,38 +14,6 @@ import { formatDuration } from '@/lib/format-duration';
  * Every argument may be undefined: a card whose call has not answered (or failed) counts as
  * not online, never as a guess.
  */
-
-export type StatusTone = 'good' | 'bad' | 'warning' | 'neutral';
-
-const GOOD = new Set<string>(GOOD_STATUS_WORDS);
-const BAD = new Set<string>(BAD_STATUS_WORDS);
-const WARNING = new Set<string>(WARNING_STATUS_WORDS);
-
-/** Spec §4 "Status words": online, connected, running, active are good; offline, disconnected, stopped bad; degraded, warning a warning. */
-export function statusTone(word: string | null | undefined): StatusTone {
-  const key = word?.trim().toLowerCase() ?? '';
-  if (GOOD.has(key)) return 'good';
-  if (BAD.has(key)) return 'bad';
-  if (WARNING.has(key)) return 'warning';
-  return 'neutral';
-}
-
-/**
- * Text colour per tone, from the theme's tokens. The light theme's amber token is a fill colour
- * (3.6:1 on white), so warning text takes a darker amber there to stay readable.
- */
-export const TONE_TEXT_CLASS: Record<StatusTone, string> = {
-  good: 'text-success',
-  bad: 'text-destructive',
-  warning: 'text-amber-700 dark:text-warning',
-  neutral: 'text-muted-foreground',
-};
-
-/** A status word for people: "not_configured" → "Not configured". */
-export function statusLabel(word: string): string {
-  const spaced = word.replace(/[_-]+/g, ' ').trim();
-  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
-}
 
 interface HasStatus {
   status: string;

@@ -3,8 +3,6 @@ import {
   HA_RESPONSE_OK_MS,
   USER_SERVICE_DOMAINS,
   type HaEntity,
-  type HaEntityList,
-  type HaLiveMessage,
   type HaMyAccess,
 } from '@nexus/agent/contract';
 
@@ -96,96 +94,6 @@ export function groupEntities(
     if (!a.key !== !b.key) return a.key ? -1 : 1;
     return a.label.localeCompare(b.label);
   });
-}
-
-/** Applies one `ha.entities` message to the cached list; returns the list unchanged for other messages. */
-export function applyLiveMessage(list: HaEntityList, message: HaLiveMessage): HaEntityList {
-  if (message.type === 'changed') {
-    const byId = new Map(message.entities.map((e) => [e.entity_id, e]));
-    const entities = list.entities.map((e) => {
-      const next = byId.get(e.entity_id);
-      if (!next) return e;
-      byId.delete(e.entity_id);
-      return next;
-    });
-    return { ...list, entities: [...entities, ...byId.values()] };
-  }
-  if (message.type === 'removed') {
-    const gone = new Set(message.entityIds);
-    return { ...list, entities: list.entities.filter((e) => !gone.has(e.entity_id)) };
-  }
-  return list;
-}
-
-const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-
-/**
- * What an entity will probably look like once Home Assistant has carried out a call, for the
- * optimistic update; the live state that follows replaces it. Null when there is nothing to guess.
- */
-export function predictEntity(
-  entity: HaEntity,
-  service: string,
-  data: Record<string, unknown>,
-): HaEntity | null {
-  const a = entity.attributes;
-  const set = (state: string, attributes: Record<string, unknown> = {}): HaEntity => ({
-    ...entity,
-    state,
-    attributes: { ...a, ...attributes },
-  });
-  switch (`${entity.domain}.${service}`) {
-    case 'light.turn_on': {
-      const pct = num(data.brightness_pct);
-      const brightness =
-        num(data.brightness) ?? (pct !== undefined ? Math.round((pct / 100) * 255) : undefined);
-      if (brightness === 0) return set('off', { brightness: null });
-      return set('on', { brightness: brightness ?? num(a.brightness) ?? 255 });
-    }
-    case 'light.turn_off':
-      return set('off', { brightness: null });
-    case 'light.toggle':
-    case 'switch.toggle':
-      return set(entity.state === 'on' ? 'off' : 'on');
-    case 'switch.turn_on':
-      return set('on');
-    case 'switch.turn_off':
-      return set('off');
-    case 'cover.open_cover':
-      return set('open', { current_position: 100 });
-    case 'cover.close_cover':
-      return set('closed', { current_position: 0 });
-    case 'cover.set_cover_position': {
-      const position = num(data.position);
-      return position === undefined
-        ? null
-        : set(position === 0 ? 'closed' : 'open', { current_position: position });
-    }
-    case 'climate.set_temperature': {
-      const temperature = num(data.temperature);
-      return temperature === undefined ? null : set(entity.state, { temperature });
-    }
-    case 'climate.set_hvac_mode':
-      return typeof data.hvac_mode === 'string' ? set(data.hvac_mode) : null;
-    case 'media_player.media_play':
-      return set('playing');
-    case 'media_player.media_pause':
-      return set('paused');
-    case 'media_player.media_play_pause':
-      return set(entity.state === 'playing' ? 'paused' : 'playing');
-    case 'media_player.volume_set': {
-      const volume = num(data.volume_level);
-      return volume === undefined ? null : set(entity.state, { volume_level: volume });
-    }
-    case 'media_player.volume_mute':
-      return set(entity.state, { is_volume_muted: data.is_volume_muted === true });
-    case 'lock.lock':
-      return set('locked');
-    case 'lock.unlock':
-      return set('unlocked');
-    default:
-      return null;
-  }
 }
 
 /** The state as people read it: units added, on/off capitalised. */

@@ -22,7 +22,7 @@ import {
   useAddPasskey,
   useDeletePasskey,
   useRenamePasskey,
-} from '../passkeys-api';
+} from '@/data/auth';
 import { useReauth } from '../reauth/reauth';
 
 const formatDate = (iso: string) =>

@@ -6,7 +6,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { useChangePassword } from '../api';
+import { useChangePassword } from '@/data/auth';
 
 const PASSWORD_MISMATCH_MESSAGE = 'The new passwords do not match';
 

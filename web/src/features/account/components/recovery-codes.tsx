@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { recoveryCodesStatusQueryOptions, useRegenerateRecoveryCodes } from '../security-api';
+import { recoveryCodesStatusQueryOptions, useRegenerateRecoveryCodes } from '@/data/auth';
 
 /** The codes, just made: shown this once, to be written down or saved as a file. */
 export function FreshRecoveryCodes({ codes, onDone }: { codes: readonly string[]; onDone: () => void }) {

@@ -6,7 +6,7 @@ import { ConfirmButton } from '@/components/ui/confirm';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { sessionsQueryOptions, useRevokeOtherSessions, useRevokeSession } from '../security-api';
+import { sessionsQueryOptions, useRevokeOtherSessions, useRevokeSession } from '@/data/auth';
 import { describeSession, SessionsList } from './sessions-list';
 
 /** /settings, "Where you're signed in": every browser and phone of the account, and signing them out. */

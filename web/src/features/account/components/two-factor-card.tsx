@@ -9,7 +9,7 @@ import { Label } from '@/components/ui/label';
 import { StatusPill } from '@/components/ui/status-pill';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { useDisableTwoFactor, useEnableTwoFactor, useSetupTwoFactor } from '../api';
+import { useDisableTwoFactor, useEnableTwoFactor, useSetupTwoFactor } from '@/data/auth';
 import { QrCode } from './qr-code';
 import { FreshRecoveryCodes, RecoveryCodesStatus } from './recovery-codes';
 

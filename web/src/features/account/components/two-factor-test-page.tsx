@@ -10,7 +10,7 @@ import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
-import { useTestTwoFactor } from '../security-api';
+import { useTestTwoFactor } from '@/data/auth';
 import { pageContainer } from '@/components/page-container';
 
 /** "about 60 s ahead", in words people read at a glance. */

@@ -1,14 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { KeyRound } from 'lucide-react';
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useId,
-  useState,
-  type FormEvent,
-  type ReactNode,
-} from 'react';
+import { useCallback, useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -27,20 +19,10 @@ import {
   passkeysSupported,
   reauthenticateWithPasskey,
   reauthenticateWithPassword,
-} from '../passkeys-api';
+} from '@/data/auth';
+import { ReauthContext, type Run } from '@/lib/reauth-context';
 
-/** Runs an action, asking for the password (or a passkey) and running it again when the agent wants a fresh proof. */
-export type Run = <T>(action: () => Promise<T>) => Promise<T>;
-const ReauthContext = createContext<Run | null>(null);
-
-/**
- * Runs `action`; when the agent answers "reauth_required", asks for the password (or a passkey)
- * and runs it once more after that succeeds. Cancelling rejects with the original refusal.
- * Outside a ReauthProvider it just runs the action.
- */
-export function useReauth(): Run {
-  return useContext(ReauthContext) ?? ((action) => action());
-}
+export { useReauth, type Run } from '@/lib/reauth-context';
 
 interface Pending {
   resolve: () => void;

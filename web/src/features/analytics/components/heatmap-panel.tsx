@@ -5,7 +5,7 @@ import { Label } from '@/components/ui/label';
 import { Panel } from '@/components/ui/panel';
 import { useHeatmap, useRoutines, useSequences } from '@/data/analytics';
 import { useAuth } from '@/features/auth';
-import { haEntitiesQueryOptions } from '@/features/home-assistant/api';
+import { haEntitiesQueryOptions } from '@/data/home-assistant';
 import { cn } from '@/lib/utils';
 import { WEEKDAYS, WEEKDAYS_SHORT, busiestCell, heatCellWords, heatLevel, heatMax } from '../analytics-logic';
 import { Empty, LoadError, Loading, selectClass } from './shared';

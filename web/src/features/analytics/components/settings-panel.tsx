@@ -9,7 +9,7 @@ import { Label } from '@/components/ui/label';
 import { Panel } from '@/components/ui/panel';
 import { toast } from '@/components/ui/use-toast';
 import { useAnalyticsSettings, useDeleteHistory, useSaveAnalyticsSettings } from '@/data/analytics';
-import { haEntitiesQueryOptions } from '@/features/home-assistant/api';
+import { haEntitiesQueryOptions } from '@/data/home-assistant';
 import { errorMessage } from '@/lib/request';
 import { entityMatches, parseRetention } from '../analytics-logic';
 import { LoadError, Loading, selectClass } from './shared';

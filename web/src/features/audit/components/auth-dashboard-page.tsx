@@ -1,16 +1,9 @@
+import { LoadError } from '@/components/load-state';
 import { useState, type FormEvent } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
 import { Link } from 'wouter';
-import {
-  AlertCircle,
-  BarChart3,
-  Download,
-  ListFilter,
-  RefreshCw,
-  ScrollText,
-  ShieldAlert,
-} from 'lucide-react';
+import { BarChart3, Download, ListFilter, ScrollText, ShieldAlert } from 'lucide-react';
 import { AUDIT_EVENT_TYPES, type AuditEvent, type AuditEventType } from '@nexus/agent/contract';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -22,14 +15,13 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useAuth } from '@/features/auth';
-import { errorMessage } from '@/lib/request';
 import {
   NO_FILTERS,
   auditCsvUrl,
   auditEventsQueryOptions,
   auditSummaryQueryOptions,
   type AuditFilters,
-} from '../api';
+} from '@/data/audit';
 import { axisUnit } from '@/lib/chart-axis';
 import { pageContainer } from '@/components/page-container';
 
@@ -129,21 +121,6 @@ function AdministratorsOnly() {
         </Button>
       </CardContent>
     </Card>
-  );
-}
-
-function LoadError({ what, error, onRetry }: { what: string; error: Error; onRetry: () => void }) {
-  return (
-    <div role="alert" className="flex flex-col items-start gap-3 text-sm">
-      <p className="flex items-start gap-2 text-destructive">
-        <AlertCircle aria-hidden="true" className="mt-0.5 size-4 shrink-0" />
-        Couldn&apos;t load {what}: {errorMessage(error) ?? error.message}
-      </p>
-      <Button variant="outline" size="sm" onClick={onRetry}>
-        <RefreshCw aria-hidden="true" />
-        Try again
-      </Button>
-    </div>
   );
 }
 

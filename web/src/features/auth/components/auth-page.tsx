@@ -34,8 +34,8 @@ import {
   passkeysSupported,
   signInWithPasskey,
   usePasskeySignedIn,
-} from '@/features/account/passkeys-api';
-import { isExistingAccount, isTwoFactorRequired, registrationStatusQueryOptions } from '../api';
+} from '@/data/auth';
+import { isExistingAccount, isTwoFactorRequired, registrationStatusQueryOptions } from '@/data/auth';
 import { useAuth } from '../auth-provider';
 
 type AuthTab = 'signin' | 'register';

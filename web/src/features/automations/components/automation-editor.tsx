@@ -13,7 +13,7 @@ import {
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { automationDetailQueryOptions, errorLine, useSaveAutomation } from '../api';
+import { automationDetailQueryOptions, errorLine, useSaveAutomation } from '@/data/home-assistant';
 import { YamlEditor } from './yaml-editor';
 
 /** What a new automation starts from: HA's current keys, ready to edit. */

@@ -12,9 +12,9 @@ import { StatusPill } from '@/components/ui/status-pill';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
-import { haEntitiesQueryOptions } from '@/features/home-assistant/api';
+import { haEntitiesQueryOptions } from '@/data/home-assistant';
 import { relativeTime } from '@/features/home-assistant/entity-logic';
-import { useHaLive } from '@/features/home-assistant/live';
+import { useHaLive } from '@/data/home-assistant';
 import {
   ConnectionBanner,
   ConnectionPill,
@@ -25,7 +25,7 @@ import {
 } from '@/features/home-assistant/components/ha-common';
 import { useNow } from '@/features/home-assistant/components/entities-page';
 import { errorMessage } from '@/lib/request';
-import { automationsQueryOptions, useAutomationAction, useDeleteAutomation } from '../api';
+import { automationsQueryOptions, useAutomationAction, useDeleteAutomation } from '@/data/home-assistant';
 import { AutomationEditor } from './automation-editor';
 
 function stateWord(state: string): { word: string; tone: 'good' | 'neutral' | 'bad' } {

@@ -45,7 +45,7 @@ import {
   useDeleteBackup,
   useRevertRestore,
   useSaveSchedule,
-} from '../api';
+} from '@/data/backups';
 import { TRIGGER_WORDS, formatHour, formatWhen, newestFirst } from '../format';
 import { NewPassphraseFields, passphraseProblem, type PassphraseValue } from './passphrase-fields';
 import { RestartWait, RestoreForm } from './restore-form';

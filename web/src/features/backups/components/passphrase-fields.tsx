@@ -5,7 +5,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { cn } from '@/lib/utils';
-import { passphraseStrength } from '../api';
+import { passphraseStrength } from '@/data/backups';
 
 export interface PassphraseValue {
   passphrase: string;

@@ -20,7 +20,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { useReauth } from '@/features/account';
 import { formatBytes } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
-import { signOutAfterRestart, uploadRestore, waitForRestart } from '../api';
+import { signOutAfterRestart, uploadRestore, waitForRestart } from '@/data/backups';
 import { formatWhen } from '../format';
 
 /**

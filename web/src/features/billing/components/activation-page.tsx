@@ -6,9 +6,9 @@ import { PLANS } from '@nexus/agent/contract';
 import { Button } from '@/components/ui/button';
 import { Panel } from '@/components/ui/panel';
 import { LoadError, RowsSkeleton } from '@/features/llm/components/section';
-import { statusQueryOptions } from '../api';
+import { subscriptionStatusQueryOptions } from '@/data/subscription';
 import { formatDate } from '../billing-logic';
-import { Fact, Facts } from './facts';
+import { Fact, Facts } from '@/components/fact-list';
 import { GraceBanner } from './grace-banner';
 import { HubId } from './hub-id';
 import { LicenceKeyForm } from './licence-key-form';
@@ -23,7 +23,7 @@ export function ActivationPage() {
   const search = useSearch();
   // Read once: the key stays in the field even if the address changes under the screen.
   const [linkKey] = useState(() => new URLSearchParams(search).get('key')?.trim() ?? '');
-  const status = useQuery(statusQueryOptions());
+  const status = useQuery(subscriptionStatusQueryOptions());
   return (
     <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">

@@ -10,19 +10,19 @@ import { ConfirmButton } from '@/components/ui/confirm';
 import { Panel } from '@/components/ui/panel';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
-import { StatusBadge } from '@/features/dashboard/components/status-word';
+import { StatusBadge } from '@/components/status-badge';
 import { trialBanner } from '@/features/dashboard/dashboard-logic';
 import { LoadError, RowsSkeleton } from '@/features/llm/components/section';
 import { errorMessage } from '@/lib/request';
 import {
   USAGE_DAYS,
   licencesQueryOptions,
-  statusQueryOptions,
+  subscriptionStatusQueryOptions,
   useDeactivateLicence,
   usageQueryOptions,
-} from '../api';
+} from '@/data/subscription';
 import { LICENCE_STATE_LABELS, fallbackAfterDeactivation, formatDate, usageTotals } from '../billing-logic';
-import { Fact, Facts } from './facts';
+import { Fact, Facts } from '@/components/fact-list';
 import { GraceBanner } from './grace-banner';
 import { LimitBars } from './limit-bars';
 import { UsageChart } from './usage-chart';
@@ -32,7 +32,7 @@ import { humanize } from '@/lib/words';
 
 /** /billing (issue 22): the plan in force, its licence, this month's use and the last 30 days. */
 export function BillingPage() {
-  const status = useQuery(statusQueryOptions());
+  const status = useQuery(subscriptionStatusQueryOptions());
   return (
     <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">

@@ -14,7 +14,7 @@ import {
   PricingPage,
 } from '@/features/public/components/pricing-page';
 import { cn } from '@/lib/utils';
-import { statusQueryOptions } from '../api';
+import { subscriptionStatusQueryOptions } from '@/data/subscription';
 import { storeLinkFor } from '../billing-logic';
 import { GraceBanner } from './grace-banner';
 import { HubId } from './hub-id';
@@ -54,7 +54,7 @@ function SignedOutCheckout() {
 }
 
 function Checkout({ heading }: { heading: string }) {
-  const status = useQuery(statusQueryOptions());
+  const status = useQuery(subscriptionStatusQueryOptions());
   const chosen = planIdSchema.safeParse(new URLSearchParams(useSearch()).get('plan')).data;
   return (
     <div className={pageContainer('grid gap-6')}>

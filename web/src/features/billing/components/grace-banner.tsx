@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { PLANS, type SubscriptionStatus } from '@nexus/agent/contract';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { TONE_TEXT_CLASS } from '@/features/dashboard/dashboard-logic';
+import { TONE_TEXT_CLASS } from '@/lib/status-words';
 import { formatDate, graceBanner } from '../billing-logic';
 
 /**

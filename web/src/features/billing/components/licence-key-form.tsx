@@ -9,7 +9,7 @@ import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
 import { cn } from '@/lib/utils';
-import { useActivateLicence } from '../api';
+import { useActivateLicence } from '@/data/subscription';
 import { activationErrorText, formatDate, keyFromFileText } from '../billing-logic';
 
 /** A licence file is a few hundred bytes of text; anything far larger is not one. */

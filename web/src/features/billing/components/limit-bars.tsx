@@ -1,7 +1,7 @@
 import { Check, Minus } from 'lucide-react';
 import type { SubscriptionUsage } from '@nexus/agent/contract';
 import { Progress } from '@/components/ui/progress';
-import { TONE_TEXT_CLASS } from '@/features/dashboard/dashboard-logic';
+import { TONE_TEXT_CLASS } from '@/lib/status-words';
 import { cn } from '@/lib/utils';
 import { limitRows } from '../billing-logic';
 

@@ -8,7 +8,7 @@ import { Panel } from '@/components/ui/panel';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useAuth } from '@/features/auth';
 import { EmptyState, LoadError, RowsSkeleton } from '@/features/llm/components/section';
-import { licencesQueryOptions, receiptUrl } from '../api';
+import { licencesQueryOptions, receiptUrl } from '@/data/subscription';
 import { LICENCE_STATE_LABELS, formatDate } from '../billing-logic';
 import { pageContainer } from '@/components/page-container';
 

@@ -1,3 +1,4 @@
+import { Fact } from '@/components/fact-list';
 import { useQuery } from '@tanstack/react-query';
 import { History, ShieldCheck } from 'lucide-react';
 import type { VpnEvent, VpnProvider } from '@nexus/agent/contract';
@@ -5,7 +6,7 @@ import { Badge } from '@/components/ui/badge';
 import { Panel } from '@/components/ui/panel';
 import { StatusPill } from '@/components/ui/status-pill';
 import { useAuth } from '@/features/auth';
-import { isForbidden, vpnEventsQueryOptions, vpnStatusQueryOptions } from '../api';
+import { isForbidden, vpnEventsQueryOptions, vpnStatusQueryOptions } from '@/data/vpn';
 import { PeersPanel } from './peers-panel';
 import { ServerPanel } from './server-panel';
 import { Empty, Latency, LoadError, Loading, formatTime } from './shared';
@@ -66,14 +67,18 @@ function StatusPanel() {
     >
       {vpn ? (
         <dl className="grid gap-x-8 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
-          <Fact label="Provider">{PROVIDER_LABELS[vpn.provider]}</Fact>
-          <Fact label="Latency">
+          <Fact layout="stacked" label="Provider">
+            {PROVIDER_LABELS[vpn.provider]}
+          </Fact>
+          <Fact layout="stacked" label="Latency">
             <Latency ms={vpn.latency} />
           </Fact>
-          <Fact label="Failover">
+          <Fact layout="stacked" label="Failover">
             {PROVIDER_LABELS[vpn.failover.activeProvider]} → {PROVIDER_LABELS[vpn.failover.backupProvider]}
           </Fact>
-          <Fact label="Checked">{new Date(vpn.checkedAt).toLocaleTimeString()}</Fact>
+          <Fact layout="stacked" label="Checked">
+            {new Date(vpn.checkedAt).toLocaleTimeString()}
+          </Fact>
         </dl>
       ) : status.error ? (
         <LoadError what="the VPN status" error={status.error} />
@@ -87,15 +92,6 @@ function StatusPanel() {
         </Empty>
       ) : null}
     </Panel>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="space-y-0.5">
-      <dt className="text-muted-foreground">{label}</dt>
-      <dd className="font-medium">{children}</dd>
-    </div>
   );
 }
 

@@ -28,7 +28,7 @@ import {
   useDeletePeer,
   useUpdatePeer,
   wgPeersQueryOptions,
-} from '../api';
+} from '@/data/vpn';
 import { configFileName, handshakeAgo, saveTextFile, svgDataUrl } from '../connections-logic';
 import { Empty, Field, LoadError, Loading } from './shared';
 

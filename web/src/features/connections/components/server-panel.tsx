@@ -11,7 +11,7 @@ import { StatusPill } from '@/components/ui/status-pill';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { useSaveServer, wgServerQueryOptions } from '../api';
+import { useSaveServer, wgServerQueryOptions } from '@/data/vpn';
 import { Empty, Field, LoadError, Loading } from './shared';
 
 type ServerField = 'interface' | 'listenPort' | 'address' | 'endpoint' | 'dns';

@@ -1,10 +1,9 @@
+export { LoadError } from '@/components/load-state';
 import type { ReactNode } from 'react';
 import { TriangleAlert } from 'lucide-react';
 import { VPN_LATENCY_WARNING_MS } from '@nexus/agent/contract';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
-import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
 
 /** A latency in ms, flagged above the spec's 100 ms. */
@@ -26,15 +25,6 @@ export function Loading({ label }: { label: string }) {
       <Skeleton className="h-10 w-full" />
       <Skeleton className="h-10 w-full" />
     </div>
-  );
-}
-
-export function LoadError({ what, error }: { what: string; error: unknown }) {
-  return (
-    <Alert variant="destructive">
-      <AlertTitle>Could not load {what}</AlertTitle>
-      <AlertDescription>{errorMessage(error) ?? 'The agent did not answer.'}</AlertDescription>
-    </Alert>
   );
 }
 

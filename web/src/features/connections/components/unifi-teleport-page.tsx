@@ -3,9 +3,9 @@ import { CircleHelp, ListOrdered, MapPin, RefreshCw, ShieldCheck } from 'lucide-
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Panel } from '@/components/ui/panel';
-import { networkInfoQueryOptions } from '@/features/network-info/api';
+import { networkInfoQueryOptions } from '@/data/network';
 import { cn } from '@/lib/utils';
-import { visitorQueryOptions } from '../api';
+import { visitorQueryOptions } from '@/data/vpn';
 import { visitorSentence } from '../connections-logic';
 import { LoadError, Loading } from './shared';
 import { pageContainer } from '@/components/page-container';

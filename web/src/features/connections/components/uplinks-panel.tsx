@@ -13,7 +13,7 @@ import { StatusPill } from '@/components/ui/status-pill';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { uplinksQueryOptions, useSaveUplinks } from '../api';
+import { uplinksQueryOptions, useSaveUplinks } from '@/data/vpn';
 import {
   handshakeAgo,
   parseUplinksForm,

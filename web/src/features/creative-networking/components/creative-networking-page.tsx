@@ -9,7 +9,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/features/auth';
 import { AdminOnly } from '@/features/nexus-management/components/admin-only';
 import { errorMessage } from '@/lib/request';
-import { measureThroughput, runTool } from '../api';
+import { measureThroughput, runTool } from '@/data/network';
 import { pageContainer } from '@/components/page-container';
 
 type Tool = 'ping' | 'traceroute' | 'dns' | 'port' | 'discover' | 'wake' | 'throughput';

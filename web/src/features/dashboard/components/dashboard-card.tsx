@@ -152,16 +152,4 @@ export function CardEmpty({
   );
 }
 
-/** A list of label/value rows. */
-export function Facts({ children, className }: { children: ReactNode; className?: string }) {
-  return <dl className={cn('grid gap-2 text-sm', className)}>{children}</dl>;
-}
-
-export function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="flex items-center justify-between gap-4">
-      <dt className="text-muted-foreground">{label}</dt>
-      <dd className="min-w-0 truncate text-right font-medium tabular-nums">{children}</dd>
-    </div>
-  );
-}
+export { Fact, Facts } from '@/components/fact-list';

@@ -1,15 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useAuth } from '@/features/auth';
-import {
-  haHealthQueryOptions,
-  llmPipelineStatusQueryOptions,
-  nexusStatusQueryOptions,
-  platformHealthQueryOptions,
-  satellitesQueryOptions,
-  subscriptionStatusQueryOptions,
-  systemUptimeQueryOptions,
-  vpnStatusQueryOptions,
-} from '../api';
+import { haHealthQueryOptions } from '@/data/ha-patterns';
+import { healthQueryOptions } from '@/data/health';
+import { llmPipelineStatusQueryOptions } from '@/data/llm-status';
+import { nexusStatusQueryOptions, systemUptimeQueryOptions } from '@/data/metrics';
+import { satellitesQueryOptions } from '@/data/satellites';
+import { subscriptionStatusQueryOptions } from '@/data/subscription';
+import { vpnStatusQueryOptions } from '@/data/vpn';
 import { HomeAssistantCard } from './home-assistant-card';
 import { LiveClock } from './live-clock';
 import { LlmCard } from './llm-card';
@@ -35,7 +32,7 @@ export function DashboardPage() {
   const vpn = useQuery(vpnStatusQueryOptions(signedIn));
   const uptime = useQuery(systemUptimeQueryOptions(signedIn));
   const ha = useQuery(haHealthQueryOptions(signedIn));
-  const platform = useQuery(platformHealthQueryOptions(signedIn));
+  const platform = useQuery(healthQueryOptions(signedIn));
 
   return (
     <div className={pageContainer('grid gap-6')}>

@@ -1,9 +1,10 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { House } from 'lucide-react';
 import type { HaHealth } from '@nexus/agent/contract';
-import { haResponseTimeTone, statusTone, type ResponseTimeTone, type StatusTone } from '../dashboard-logic';
+import { statusTone, type StatusTone } from '@/lib/status-words';
+import { haResponseTimeTone, type ResponseTimeTone } from '../dashboard-logic';
 import { CardEmpty, Fact, Facts, QueryCard } from './dashboard-card';
-import { StatusBadge, StatusText, TonePill } from './status-word';
+import { StatusBadge, StatusText } from '@/components/status-badge';
 
 /** Spec §9's three response-time grades, drawn as the status pills' good / neutral / bad. */
 const RESPONSE_TIME_PILL_TONE = {
@@ -45,12 +46,12 @@ export function HomeAssistantCard({ query }: { query: UseQueryResult<HaHealth, E
               {ha.responseTime === null ? (
                 <span className="text-muted-foreground">Not measured</span>
               ) : (
-                <TonePill
+                <StatusBadge
                   tone={RESPONSE_TIME_PILL_TONE[haResponseTimeTone(ha.responseTime)]}
                   data-grade={haResponseTimeTone(ha.responseTime)}
                 >
                   {Math.round(ha.responseTime)} ms
-                </TonePill>
+                </StatusBadge>
               )}
             </Fact>
           </Facts>

@@ -4,7 +4,7 @@ import type { LlmPipelineStatus } from '@nexus/agent/contract';
 import { DEPLOY_OLLAMA_HREF } from '@/features/deploy/deploy-links';
 import { modelPreview, requestCount } from '../dashboard-logic';
 import { CardEmpty, Fact, Facts, QueryCard } from './dashboard-card';
-import { StatusBadge, StatusText } from './status-word';
+import { StatusBadge, StatusText } from '@/components/status-badge';
 
 const PIPELINE_TYPE_LABELS: Record<LlmPipelineStatus['pipelineType'], string> = {
   local: 'Local',

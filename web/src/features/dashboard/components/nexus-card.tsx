@@ -3,9 +3,9 @@ import { Server } from 'lucide-react';
 import type { NexusStatus } from '@nexus/agent/contract';
 import { Progress } from '@/components/ui/progress';
 import { cn } from '@/lib/utils';
-import { TONE_TEXT_CLASS } from '../dashboard-logic';
+import { TONE_TEXT_CLASS } from '@/lib/status-words';
 import { Fact, Facts, QueryCard } from './dashboard-card';
-import { StatusBadge, StatusText } from './status-word';
+import { StatusBadge, StatusText } from '@/components/status-badge';
 
 export function NexusCard({ query }: { query: UseQueryResult<NexusStatus, Error> }) {
   return (

@@ -3,7 +3,7 @@ import { Info } from 'lucide-react';
 import type { Health, NexusStatus } from '@nexus/agent/contract';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Fact, Facts, QueryCard } from './dashboard-card';
-import { StatusBadge } from './status-word';
+import { StatusBadge } from '@/components/status-badge';
 
 /** Spec §2: Platform Info shows the version (v1.0.1-alpha, the agent's own) and status Ready. */
 export function PlatformInfoCard({

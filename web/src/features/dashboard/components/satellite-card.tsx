@@ -4,7 +4,7 @@ import { SATELLITE_SOURCE_LABELS, type Satellite } from '@nexus/agent/contract';
 import { Badge } from '@/components/ui/badge';
 import { formatAgo, meanAbsoluteSignal, satelliteCardStatus, signalBadgeVariant } from '../dashboard-logic';
 import { CardEmpty, Fact, Facts, QueryCard } from './dashboard-card';
-import { StatusBadge, StatusText } from './status-word';
+import { StatusBadge, StatusText } from '@/components/status-badge';
 
 /** Satellites listed on the card; the rest are one click away in Satellite Management. */
 const LISTED_SATELLITES = 3;

@@ -7,9 +7,10 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Progress } from '@/components/ui/progress';
 import { GraceBanner } from '@/features/billing/components/grace-banner';
-import { TONE_TEXT_CLASS, trialBanner, usagePercent, usageWarning } from '../dashboard-logic';
+import { trialBanner, usagePercent, usageWarning } from '../dashboard-logic';
 import { Fact, Facts, QueryCard } from './dashboard-card';
-import { StatusBadge } from './status-word';
+import { StatusBadge } from '@/components/status-badge';
+import { TONE_TEXT_CLASS } from '@/lib/status-words';
 
 const MODEL_CLASS_LABELS = { local: 'Local', cloud: 'Cloud' } as const;
 

@@ -12,15 +12,10 @@ import type {
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useLiveTopic } from '@/lib/live';
-import {
-  coreServices,
-  formatUptime,
-  networkProtection,
-  overallHealth,
-  statusLabel,
-} from '../dashboard-logic';
+import { coreServices, formatUptime, networkProtection, overallHealth } from '../dashboard-logic';
+import { statusLabel } from '@/lib/status-words';
 import { DashboardCard, Fact, Facts } from './dashboard-card';
-import { StatusBadge } from './status-word';
+import { StatusBadge } from '@/components/status-badge';
 
 interface SystemHealthCardProps {
   nexus: UseQueryResult<NexusStatus, Error>;

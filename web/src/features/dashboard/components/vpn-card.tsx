@@ -2,9 +2,10 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { ShieldCheck, TriangleAlert } from 'lucide-react';
 import type { VpnProvider, VpnStatus } from '@nexus/agent/contract';
 import { cn } from '@/lib/utils';
-import { TONE_TEXT_CLASS, isVpnLatencyFlagged } from '../dashboard-logic';
+import { isVpnLatencyFlagged } from '../dashboard-logic';
+import { TONE_TEXT_CLASS } from '@/lib/status-words';
 import { CardEmpty, Fact, Facts, QueryCard } from './dashboard-card';
-import { StatusBadge } from './status-word';
+import { StatusBadge } from '@/components/status-badge';
 
 const PROVIDER_LABELS: Record<VpnProvider, string> = {
   wireguard: 'WireGuard',

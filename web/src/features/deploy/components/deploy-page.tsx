@@ -16,7 +16,8 @@ import { Textarea } from '@/components/ui/textarea';
 import { useAuth } from '@/features/auth';
 import { EngineAlert } from '@/features/docker/components/engine-alert';
 import { errorMessage } from '@/lib/request';
-import { CATALOG_PATH, STACKS_PATH, catalogQueryOptions, useDeployStream } from '../api';
+import { catalogQueryOptions } from '@/data/docker';
+import { useDeployStream } from '../use-deploy-stream';
 import { DeployProgressView } from './deploy-progress-view';
 import { pageContainer } from '@/components/page-container';
 import { StatusBadge } from '@/components/status-badge';
@@ -70,7 +71,7 @@ function AppDeployDialog({ app, onClose }: { app: CatalogAppView; onClose: () =>
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    void deploy.start(`${CATALOG_PATH}/${app.id}/deploy`, { settings });
+    void deploy.start({ kind: 'catalog', app: app.id, settings });
   }
 
   return (
@@ -179,7 +180,7 @@ function CatalogTab({ canAct }: { canAct: boolean }) {
               {app.deployed ? (
                 <p>
                   Deployed as <span className="font-medium">{app.deployed.name}</span>:{' '}
-                  <StatusBadge status={app.deployed.status} />
+                  <StatusBadge word={app.deployed.status} />
                 </p>
               ) : (
                 <p className="text-muted-foreground">Not deployed yet.</p>
@@ -239,7 +240,7 @@ function ComposeTab({ canAct }: { canAct: boolean }) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    void deploy.start(STACKS_PATH, { name, compose, variables: parseVariables(variables) });
+    void deploy.start({ kind: 'stack', name, compose, variables: parseVariables(variables) });
   }
 
   return (

@@ -3,7 +3,7 @@ import { Download, Loader2 } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { downloadDiagnosticsBundle } from '../api';
+import { downloadDiagnosticsBundle } from '@/data/diagnostics';
 
 /** Admins download the host facts, recent metrics and the agent's recent logs (secrets redacted) as one JSON file. */
 export function BundleButton() {

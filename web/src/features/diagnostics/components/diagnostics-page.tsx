@@ -12,7 +12,7 @@ import { Button } from '@/components/ui/button';
 import { StatusPill } from '@/components/ui/status-pill';
 import { useAuth } from '@/features/auth';
 import { useLiveTopic, type LiveConnectionState } from '@/lib/live';
-import { metricSeriesQueryOptions, systemInfoQueryOptions } from '../api';
+import { metricSeriesQueryOptions, systemInfoQueryOptions } from '@/data/diagnostics';
 import { appendLive, mergeSamples } from '../metrics-series';
 import { AgentCard } from './agent-card';
 import { BundleButton } from './bundle-button';

@@ -4,7 +4,7 @@ import { ListTree } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { formatBytes } from '@/lib/format-bytes';
-import { PROCESS_LIMIT, processesQueryOptions, type ProcessSort } from '../api';
+import { PROCESS_LIMIT, processesQueryOptions, type ProcessSort } from '@/data/diagnostics';
 import { Panel } from './panel';
 import { QueryError, RowsSkeleton } from './query-state';
 

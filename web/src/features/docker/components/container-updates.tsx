@@ -1,3 +1,4 @@
+import { StatusBadge } from '@/components/status-badge';
 import { useEffect, useId, useState } from 'react';
 import { useMutationState, useQuery } from '@tanstack/react-query';
 import { ArrowUpCircle, Info, Loader2, RefreshCw, X } from 'lucide-react';
@@ -17,7 +18,7 @@ import {
   updatesQueryOptions,
   useCheckUpdates,
   useUpdateContainer,
-} from '../api';
+} from '@/data/docker';
 import { checkForContainer, describeResult, UPDATE_STEPS, updateStep } from '../update-steps';
 
 /**
@@ -131,9 +132,9 @@ function ExplainedBadge({
 const HUB_EXPLANATION =
   'This container runs the hub, which cannot replace the container it runs in and watch the new one. Take a backup in Nexus management, then update it on the host (docker compose pull, then docker compose up -d).';
 
-function StateBadge({ check }: { check: ContainerUpdateCheck }) {
-  if (check.state === 'update-available') return <Badge variant="warning">Update available</Badge>;
-  if (check.state === 'up-to-date') return <Badge variant="success">Up to date</Badge>;
+function UpdateStateBadge({ check }: { check: ContainerUpdateCheck }) {
+  if (check.state === 'update-available') return <StatusBadge tone="warning">Update available</StatusBadge>;
+  if (check.state === 'up-to-date') return <StatusBadge tone="good">Up to date</StatusBadge>;
   return (
     <ExplainedBadge
       label="Unknown"
@@ -163,7 +164,7 @@ export function UpdateCell({ container }: { container: ContainerSummary }) {
   }
   return (
     <div className="grid justify-items-start gap-1">
-      <StateBadge check={check} />
+      <UpdateStateBadge check={check} />
       {check.isHub ? (
         <ExplainedBadge label="Update on the host" variant="outline" explanation={HUB_EXPLANATION} />
       ) : check.state === 'update-available' ? (

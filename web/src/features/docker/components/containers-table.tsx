@@ -7,7 +7,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { toast } from '@/components/ui/use-toast';
 import { formatBytes } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
-import { statsQueryOptions, useContainerAction, type ContainerAction } from '../api';
+import { statsQueryOptions, useContainerAction, type ContainerAction } from '@/data/docker';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { UpdateCell } from './container-updates';
 import { StateBadge } from './state-badge';

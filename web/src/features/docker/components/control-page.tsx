@@ -10,7 +10,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
-import { catalogQueryOptions, probeApp, useRestartContainers } from '../api';
+import { catalogQueryOptions, probeApp, useRestartContainers } from '@/data/docker';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { EngineAlert } from './engine-alert';
 import { StateBadge } from './state-badge';

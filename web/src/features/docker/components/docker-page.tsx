@@ -1,3 +1,4 @@
+import { LoadError } from '@/components/load-state';
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
@@ -11,7 +12,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
-import { useDeployStream } from '@/features/deploy/api';
+import { useDeployStream } from '@/features/deploy/use-deploy-stream';
 import { DeployProgressView } from '@/features/deploy/components/deploy-progress-view';
 import { formatBytes } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
@@ -20,11 +21,10 @@ import {
   deploymentsQueryOptions,
   imagesQueryOptions,
   stacksQueryOptions,
-  STACKS_PATH,
   useRemoveImage,
   useStackAction,
   type StackAction,
-} from '../api';
+} from '@/data/docker';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { UpdateActivity, UpdatesToolbar } from './container-updates';
 import { ContainersTable } from './containers-table';
@@ -40,14 +40,6 @@ function LoadingRows() {
         <Skeleton key={i} className="h-10 w-full" />
       ))}
     </div>
-  );
-}
-
-function LoadError({ what, error }: { what: string; error: Error }) {
-  return (
-    <p role="alert" className="text-sm text-destructive">
-      Couldn&apos;t load {what}: {errorMessage(error)}
-    </p>
   );
 }
 
@@ -131,7 +123,7 @@ function StacksTab({ canAct }: { canAct: boolean }) {
   function run(name: string, kind: StackAction) {
     if (kind === 'redeploy') {
       setRedeploying(name);
-      void redeploy.start(`${STACKS_PATH}/${encodeURIComponent(name)}/redeploy`, { pull: true });
+      void redeploy.start({ kind: 'redeploy', name });
       return;
     }
     action.mutate(

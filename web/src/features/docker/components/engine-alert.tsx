@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ServerCrash } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import { engineQueryOptions } from '../api';
+import { engineQueryOptions } from '@/data/docker';
 
 /** Says plainly when the console cannot reach the Docker engine, and where it looked. */
 export function EngineAlert() {

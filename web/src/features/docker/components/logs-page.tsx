@@ -16,7 +16,7 @@ import { useAuth } from '@/features/auth';
 import { useLiveTopic } from '@/lib/live';
 import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
-import { containersQueryOptions, fetchLogs, fetchLogText, LOG_BACKLOG_LINES } from '../api';
+import { containersQueryOptions, fetchLogs, fetchLogText, LOG_BACKLOG_LINES } from '@/data/docker';
 import {
   applyLiveEvent,
   emptyBuffer,

@@ -11,7 +11,7 @@ import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StatusPill } from '@/components/ui/status-pill';
 import { toast } from '@/components/ui/use-toast';
-import { apiKeysQueryOptions, flowsQueryOptions, useCreateApiKey, useRevokeApiKey } from '../api';
+import { apiKeysQueryOptions, flowsQueryOptions, useCreateApiKey, useRevokeApiKey } from '@/data/flows';
 import { pageContainer } from '@/components/page-container';
 
 /** /flowforge/api-keys: keys that let other programs run chosen flows. */

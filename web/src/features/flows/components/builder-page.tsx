@@ -23,18 +23,18 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
+import { satellitesQueryOptions } from '@/data/satellites';
 import {
   exportFlow,
   flowQueryOptions,
   flowsQueryOptions,
-  satellitesQueryOptions,
   schedulePreviewQueryOptions,
   useDeleteFlow,
   useImportFlow,
   useListen,
   useSaveFlow,
   useSetFlowStatus,
-} from '../api';
+} from '@/data/flows';
 import { builderPath } from './gallery-page';
 import { RunsPanel, VersionsPanel } from './run-panel';
 import { StageConfigForm, configErrors, type Config } from './stage-form';

@@ -14,7 +14,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { StatusPill } from '@/components/ui/status-pill';
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
-import { flowsQueryOptions, useCreateFlow } from '../api';
+import { flowsQueryOptions, useCreateFlow } from '@/data/flows';
 import { HomeNetworkAccessCard } from './home-network-card';
 import { RunStatusPill } from './run-view';
 import { RelatedLinks } from '@/components/related-links';

@@ -9,7 +9,7 @@ import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { outboundSettingsQueryOptions, useSaveOutboundSettings } from '../api';
+import { outboundSettingsQueryOptions, useSaveOutboundSettings } from '@/data/settings';
 
 /**
  * Admins only: which addresses on the home network flows' HTTP request stages may reach. Without

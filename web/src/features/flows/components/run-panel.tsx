@@ -9,8 +9,14 @@ import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { toast } from '@/components/ui/use-toast';
-import { runsQueryOptions, useRestoreVersion, useRunAgain, useRunFlow, versionsQueryOptions } from '../api';
-import { useFlowRunsLive } from '../live';
+import {
+  runsQueryOptions,
+  useRestoreVersion,
+  useRunAgain,
+  useRunFlow,
+  versionsQueryOptions,
+} from '@/data/flows';
+import { useFlowRunsLive } from '@/data/flows';
 import { RunStatusPill, RunView, TRIGGER_WORDS, formatMs } from './run-view';
 
 /** Typed input: JSON when it parses, otherwise `{ text }` so a sentence can be typed as is. */

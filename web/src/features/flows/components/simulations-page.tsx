@@ -10,7 +10,7 @@ import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
 import { useLiveTopic } from '@/lib/live';
-import { flowKeys, flowsQueryOptions, runQueryOptions, useRunFlow } from '../api';
+import { flowKeys, flowsQueryOptions, runQueryOptions, useRunFlow } from '@/data/flows';
 import { builderPath } from './gallery-page';
 import { parseTypedInput } from './run-panel';
 import { ClipRecorder } from './clip-recorder';

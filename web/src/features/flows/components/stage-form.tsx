@@ -13,7 +13,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Switch } from '@/components/ui/switch';
 import { Textarea } from '@/components/ui/textarea';
-import { haEntitySuggestionsQueryOptions } from '../api';
+import { haEntitiesQueryOptions } from '@/data/home-assistant';
 
 export type Config = Record<string, unknown>;
 
@@ -131,7 +131,7 @@ export function StageConfigForm({
   const errors = configErrors(kind, config);
   const set = (key: string, value: unknown) => onChange({ ...config, [key]: value });
   // Entity ids to suggest for a service call: those of the chosen domain (HA may be unreachable: then none).
-  const entities = useQuery({ ...haEntitySuggestionsQueryOptions(), enabled: kind === 'ha_call' });
+  const entities = useQuery({ ...haEntitiesQueryOptions(), enabled: kind === 'ha_call' });
   const domain = typeof config.domain === 'string' ? config.domain : '';
   const suggestions = (entities.data?.entities ?? [])
     .filter((e) => !domain || e.domain === domain)

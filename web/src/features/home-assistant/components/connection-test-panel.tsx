@@ -7,7 +7,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
-import { useConnectionTest } from '../api';
+import { useConnectionTest } from '@/data/home-assistant';
 
 const formatMs = (ms: number) => (ms < 10 ? `${ms.toFixed(1)} ms` : `${Math.round(ms)} ms`);
 

@@ -10,7 +10,7 @@ import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StatusPill } from '@/components/ui/status-pill';
 import { useAuth } from '@/features/auth';
-import { haEntitiesQueryOptions, haMyAccessQueryOptions } from '../api';
+import { haEntitiesQueryOptions, haMyAccessQueryOptions } from '@/data/home-assistant';
 import {
   domainLabel,
   filterEntities,
@@ -19,7 +19,7 @@ import {
   mayControl,
   stateTone,
 } from '../entity-logic';
-import { useHaLive } from '../live';
+import { useHaLive } from '@/data/home-assistant';
 import { EntityControl } from './entity-controls';
 import {
   ConnectionBanner,

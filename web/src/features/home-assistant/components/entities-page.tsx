@@ -9,9 +9,9 @@ import { Input } from '@/components/ui/input';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StatusPill } from '@/components/ui/status-pill';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { haEntitiesQueryOptions } from '../api';
+import { haEntitiesQueryOptions } from '@/data/home-assistant';
 import { filterEntities, formatState, groupEntities, relativeTime, stateTone } from '../entity-logic';
-import { useHaLive } from '../live';
+import { useHaLive } from '@/data/home-assistant';
 import {
   ConnectionBanner,
   ConnectionPill,

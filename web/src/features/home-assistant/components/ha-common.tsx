@@ -10,7 +10,7 @@ import { StatusPill, type PillTone } from '@/components/ui/status-pill';
 import { useAuth } from '@/features/auth';
 import type { LiveConnectionState } from '@/lib/live';
 import { errorMessage } from '@/lib/request';
-import { haStatusQueryOptions } from '../api';
+import { haStatusQueryOptions } from '@/data/home-assistant';
 import { pageContainer } from '@/components/page-container';
 
 export function HaPage({

@@ -11,7 +11,7 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { cn } from '@/lib/utils';
-import { haEntitiesQueryOptions, haLogbookQueryOptions } from '../api';
+import { haEntitiesQueryOptions, haLogbookQueryOptions } from '@/data/home-assistant';
 import { domainLabel } from '../entity-logic';
 import { ConnectionBanner, ConnectionPill, EmptyState, ErrorCard, HaPage, useHaStatus } from './ha-common';
 

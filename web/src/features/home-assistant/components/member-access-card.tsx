@@ -11,7 +11,11 @@ import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/request';
-import { haEntitiesQueryOptions, haMemberAccessQueryOptions, useSaveMemberAccess } from '../api';
+import {
+  haEntitiesQueryOptions,
+  haMemberAccessQueryOptions,
+  useSaveMemberAccess,
+} from '@/data/home-assistant';
 import { domainLabel } from '../entity-logic';
 
 const memberDomains: readonly string[] = USER_SERVICE_DOMAINS;

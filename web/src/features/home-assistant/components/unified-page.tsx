@@ -1,3 +1,4 @@
+import { Fact } from '@/components/fact-list';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, KeyRound, Save, Trash2, XCircle } from 'lucide-react';
@@ -28,16 +29,18 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/features/auth';
 import type { LiveConnectionState } from '@/lib/live';
-import { apiRequest, errorMessage } from '@/lib/request';
+import { errorMessage } from '@/lib/request';
+import { probeHub } from '@/data/health';
 import {
   haActivityQueryOptions,
   haEntitiesQueryOptions,
   haSettingsQueryOptions,
   useForgetHaSettings,
   useSaveHaSettings,
-} from '../api';
+  probeHaStatus,
+} from '@/data/home-assistant';
 import { domainLabel, relativeTime, responseTimeTone } from '../entity-logic';
-import { useHaLive } from '../live';
+import { useHaLive } from '@/data/home-assistant';
 import { ConnectionTestCard } from './connection-test-panel';
 import { MemberAccessCard } from './member-access-card';
 import { ConnectionBanner, ConnectionPill, ErrorCard, HaPage, LivePill, useHaStatus } from './ha-common';
@@ -142,15 +145,6 @@ function Section({
       </CardHeader>
       <CardContent>{children}</CardContent>
     </Card>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div className="grid gap-0.5">
-      <dt className="text-sm text-muted-foreground">{label}</dt>
-      <dd className="font-medium">{children}</dd>
-    </div>
   );
 }
 
@@ -360,10 +354,10 @@ function ManagerTab({ status }: { status: HaStatus }) {
     <>
       <Section title="Connection">
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <Fact label="State">
+          <Fact layout="stacked" label="State">
             <ConnectionPill status={status} />
           </Fact>
-          <Fact label="Response time">
+          <Fact layout="stacked" label="Response time">
             {status.responseTime === null ? (
               <span className="text-muted-foreground">Not measured</span>
             ) : (
@@ -372,14 +366,24 @@ function ManagerTab({ status }: { status: HaStatus }) {
               </StatusPill>
             )}
           </Fact>
-          <Fact label="Connected since">
+          <Fact layout="stacked" label="Connected since">
             {status.connectedSince ? relativeTime(new Date(status.connectedSince).toISOString(), now) : '—'}
           </Fact>
-          <Fact label="Home Assistant">{status.haVersion ?? '—'}</Fact>
-          <Fact label="Entities">{status.counts.entities.toLocaleString()}</Fact>
-          <Fact label="Devices">{status.counts.devices.toLocaleString()}</Fact>
-          <Fact label="Areas">{status.counts.areas.toLocaleString()}</Fact>
-          <Fact label="State changes received">{status.eventsReceived.toLocaleString()}</Fact>
+          <Fact layout="stacked" label="Home Assistant">
+            {status.haVersion ?? '—'}
+          </Fact>
+          <Fact layout="stacked" label="Entities">
+            {status.counts.entities.toLocaleString()}
+          </Fact>
+          <Fact layout="stacked" label="Devices">
+            {status.counts.devices.toLocaleString()}
+          </Fact>
+          <Fact layout="stacked" label="Areas">
+            {status.counts.areas.toLocaleString()}
+          </Fact>
+          <Fact layout="stacked" label="State changes received">
+            {status.eventsReceived.toLocaleString()}
+          </Fact>
         </dl>
       </Section>
       <Section
@@ -475,16 +479,16 @@ function TroubleshootTab({
   const run = async () => {
     setRunning(true);
     const results: BrowserCheck[] = [];
-    const timed = async (path: string) => {
+    const timed = async (probe: () => Promise<unknown>) => {
       const started = performance.now();
       try {
-        await apiRequest('GET', path);
+        await probe();
         return { ok: true, ms: performance.now() - started, error: null as string | null };
       } catch (error) {
         return { ok: false, ms: performance.now() - started, error: errorMessage(error) ?? String(error) };
       }
     };
-    const agent = await timed('/api/health');
+    const agent = await timed(probeHub);
     results.push({
       label: 'This browser reaches the hub',
       ok: agent.ok,
@@ -492,7 +496,7 @@ function TroubleshootTab({
         ? `The hub answered in ${formatMs(agent.ms)}.`
         : `The hub did not answer: ${agent.error}. Check this device's network.`,
     });
-    const ha = await timed('/api/ha/status');
+    const ha = await timed(probeHaStatus);
     results.push({
       label: 'The hub answers for Home Assistant',
       ok: ha.ok,
@@ -575,14 +579,30 @@ function SummaryTab({ status }: { status: HaStatus }) {
     <>
       <Section title="Your setup">
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <Fact label="Location">{status.locationName ?? '—'}</Fact>
-          <Fact label="Home Assistant">{status.haVersion ?? '—'}</Fact>
-          <Fact label="Time zone">{status.timeZone ?? '—'}</Fact>
-          <Fact label="States">{status.counts.states.toLocaleString()}</Fact>
-          <Fact label="Entities">{status.counts.entities.toLocaleString()}</Fact>
-          <Fact label="Devices">{status.counts.devices.toLocaleString()}</Fact>
-          <Fact label="Areas">{status.counts.areas.toLocaleString()}</Fact>
-          <Fact label="Domains">{status.domains.length.toLocaleString()}</Fact>
+          <Fact layout="stacked" label="Location">
+            {status.locationName ?? '—'}
+          </Fact>
+          <Fact layout="stacked" label="Home Assistant">
+            {status.haVersion ?? '—'}
+          </Fact>
+          <Fact layout="stacked" label="Time zone">
+            {status.timeZone ?? '—'}
+          </Fact>
+          <Fact layout="stacked" label="States">
+            {status.counts.states.toLocaleString()}
+          </Fact>
+          <Fact layout="stacked" label="Entities">
+            {status.counts.entities.toLocaleString()}
+          </Fact>
+          <Fact layout="stacked" label="Devices">
+            {status.counts.devices.toLocaleString()}
+          </Fact>
+          <Fact layout="stacked" label="Areas">
+            {status.counts.areas.toLocaleString()}
+          </Fact>
+          <Fact layout="stacked" label="Domains">
+            {status.domains.length.toLocaleString()}
+          </Fact>
         </dl>
       </Section>
       <div className="grid gap-4 lg:grid-cols-2">
@@ -657,21 +677,29 @@ function DebugTab({ status }: { status: HaStatus }) {
     <>
       <Section title="Connection details">
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <Fact label="State">{humanize(status.state)}</Fact>
-          <Fact label="Health">{humanize(status.health)}</Fact>
-          <Fact label="Failed attempts">{status.retryAttempts}</Fact>
-          <Fact label="Next attempt">
+          <Fact layout="stacked" label="State">
+            {humanize(status.state)}
+          </Fact>
+          <Fact layout="stacked" label="Health">
+            {humanize(status.health)}
+          </Fact>
+          <Fact layout="stacked" label="Failed attempts">
+            {status.retryAttempts}
+          </Fact>
+          <Fact layout="stacked" label="Next attempt">
             {status.nextRetryAt ? new Date(status.nextRetryAt).toLocaleTimeString() : '—'}
           </Fact>
-          <Fact label="Pings kept">
+          <Fact layout="stacked" label="Pings kept">
             {status.pings.length} ({missed} missed)
           </Fact>
-          <Fact label="Last gap refill">
+          <Fact layout="stacked" label="Last gap refill">
             {status.lastRefill
               ? `${status.lastRefill.transitions} changes of ${status.lastRefill.changedEntities} entities after ${(status.lastRefill.gapMs / 1000).toFixed(1)} s`
               : 'None yet'}
           </Fact>
-          <Fact label="Message">{status.message ?? '—'}</Fact>
+          <Fact layout="stacked" label="Message">
+            {status.message ?? '—'}
+          </Fact>
         </dl>
       </Section>
       <Section title="Connection log" description="The hub's last 50 connection events, newest first.">

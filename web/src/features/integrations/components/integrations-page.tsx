@@ -11,7 +11,7 @@ import { ErrorCard, HaPage } from '@/features/home-assistant/components/ha-commo
 import { useNow } from '@/features/home-assistant/components/entities-page';
 import { relativeTime } from '@/features/home-assistant/entity-logic';
 import { errorMessage } from '@/lib/request';
-import { integrationsQueryOptions, useTestIntegration } from '../api';
+import { integrationsQueryOptions, useTestIntegration } from '@/data/integrations';
 
 const STATE: Record<Integration['state'], { word: string; tone: PillTone }> = {
   connected: { word: 'Connected', tone: 'good' },

@@ -21,13 +21,11 @@ import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
 import {
-  PIPELINE_STATUS_PATH,
   conversationQueryOptions,
   conversationsQueryOptions,
-  llmKeys,
   modelsQueryOptions,
   useDeleteConversation,
-} from '../api';
+} from '@/data/llm';
 import {
   applyEvent,
   failTurn,
@@ -38,7 +36,7 @@ import {
   stopTurn,
   type ChatEntry,
 } from '../chat-state';
-import { streamChat } from '../chat-stream';
+import { streamChat } from '@/data/llm';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { Markdown } from './markdown';
 import { EmptyState, LoadError, RowsSkeleton } from './section';
@@ -155,9 +153,6 @@ export function ChatPanel({ ollamaOnly = false }: { ollamaOnly?: boolean }) {
       else setEntries((e) => failTurn(e, errorMessage(error) ?? 'The model could not answer'));
     } finally {
       if (abortRef.current === controller) abortRef.current = null;
-      void queryClient.invalidateQueries({ queryKey: llmKeys.conversations() });
-      void queryClient.invalidateQueries({ queryKey: ['/api/subscription/status'] });
-      void queryClient.invalidateQueries({ queryKey: [PIPELINE_STATUS_PATH] });
     }
   }
 

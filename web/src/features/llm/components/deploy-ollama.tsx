@@ -5,7 +5,7 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { useAuth } from '@/features/auth';
 import { DEPLOY_OLLAMA_HREF } from '@/features/deploy/deploy-links';
-import { providerHealthQueryOptions, providersQueryOptions } from '../api';
+import { providerHealthQueryOptions, providersQueryOptions } from '@/data/llm';
 
 /** The fix for "Ollama is offline": an admin deploys it from the catalog; a member asks one. */
 export function DeployOllamaAction() {

@@ -1,4 +1,5 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { Fact } from '@/components/fact-list';
+import { useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Boxes, Download, Info, Trash2, X } from 'lucide-react';
 import { LLM_PULLS_TOPIC, pullJobListSchema, type LlmModelInfo, type PullJob } from '@nexus/agent/contract';
@@ -16,7 +17,7 @@ import { formatBytes } from '@/lib/format-bytes';
 import { useLiveTopic } from '@/lib/live';
 import { errorMessage } from '@/lib/request';
 import {
-  fetchModelDetails,
+  modelDetailsQueryOptions,
   llmKeys,
   modelsQueryOptions,
   providersQueryOptions,
@@ -24,7 +25,7 @@ import {
   useCancelPull,
   useDeleteModel,
   useStartPull,
-} from '../api';
+} from '@/data/llm';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { EmptyState, LoadError, RowsSkeleton, Section } from './section';
 
@@ -162,11 +163,7 @@ export function ModelsPanel({ ollamaOnly = false }: { ollamaOnly?: boolean }) {
 }
 
 function ModelDetailsDialog({ model, onClose }: { model: LlmModelInfo | null; onClose: () => void }) {
-  const details = useQuery({
-    queryKey: [...llmKeys.models(), 'show', model?.providerId, model?.name],
-    queryFn: () => fetchModelDetails(model!.providerId, model!.name),
-    enabled: model !== null,
-  });
+  const details = useQuery(modelDetailsQueryOptions(model));
   return (
     <Dialog open={model !== null} onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="max-w-2xl">
@@ -181,14 +178,22 @@ function ModelDetailsDialog({ model, onClose }: { model: LlmModelInfo | null; on
         ) : (
           <div className="grid max-h-[60vh] gap-4 overflow-y-auto text-sm">
             <dl className="grid grid-cols-2 gap-x-6 gap-y-2 sm:grid-cols-3">
-              <Fact label="Context length">{details.data.contextLength?.toLocaleString() ?? '—'} tokens</Fact>
-              <Fact label="Family">{details.data.family ?? '—'}</Fact>
-              <Fact label="Parameters">
+              <Fact layout="stacked" label="Context length">
+                {details.data.contextLength?.toLocaleString() ?? '—'} tokens
+              </Fact>
+              <Fact layout="stacked" label="Family">
+                {details.data.family ?? '—'}
+              </Fact>
+              <Fact layout="stacked" label="Parameters">
                 {details.data.parameterSize ?? '—'}
                 {details.data.parameterCount ? ` (${details.data.parameterCount.toLocaleString()})` : ''}
               </Fact>
-              <Fact label="Quantisation">{details.data.quantization ?? '—'}</Fact>
-              <Fact label="Format">{details.data.format ?? '—'}</Fact>
+              <Fact layout="stacked" label="Quantisation">
+                {details.data.quantization ?? '—'}
+              </Fact>
+              <Fact layout="stacked" label="Format">
+                {details.data.format ?? '—'}
+              </Fact>
             </dl>
             <Block title="Template" text={details.data.template} />
             <Block title="Parameters" text={details.data.parameters} />
@@ -198,15 +203,6 @@ function ModelDetailsDialog({ model, onClose }: { model: LlmModelInfo | null; on
         )}
       </DialogContent>
     </Dialog>
-  );
-}
-
-function Fact({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <div>
-      <dt className="text-xs text-muted-foreground">{label}</dt>
-      <dd className="font-medium tabular-nums">{children}</dd>
-    </div>
   );
 }
 

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Cpu } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { useAuth } from '@/features/auth';
-import { providerHealthQueryOptions, providersQueryOptions } from '../api';
+import { providerHealthQueryOptions, providersQueryOptions } from '@/data/llm';
 import { ChatPanel } from './chat-panel';
 import { DeployOllamaAction, OllamaOfflineAlert } from './deploy-ollama';
 import { ModelsPanel } from './models-panel';

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Activity, Boxes } from 'lucide-react';
 import { formatBytes } from '@/lib/format-bytes';
-import { pipelineStatusQueryOptions } from '../api';
+import { llmPipelineStatusQueryOptions } from '@/data/llm-status';
 import { EmptyState, LoadError, RowsSkeleton, Section } from './section';
 import { StatusBadge } from '@/components/status-badge';
 
@@ -15,7 +15,7 @@ const TYPE_LABEL = {
 
 /** The pipeline status the dashboard's LLM card shows, in full: every model and provider. */
 export function PipelinePanel() {
-  const status = useQuery(pipelineStatusQueryOptions());
+  const status = useQuery(llmPipelineStatusQueryOptions());
   if (status.isPending) return <RowsSkeleton rows={5} />;
   if (status.error)
     return (
@@ -27,7 +27,7 @@ export function PipelinePanel() {
       <Section title="Pipeline" icon={Activity} description="Checked every few seconds.">
         <dl className="grid gap-3 text-sm" data-testid="pipeline-facts">
           <Row label="Status">
-            <StatusBadge status={s.status} />
+            <StatusBadge word={s.status} />
           </Row>
           <Row label="Type">{TYPE_LABEL[s.pipelineType]}</Row>
           <Row label="Active models">{s.activeModels}</Row>
@@ -42,7 +42,7 @@ export function PipelinePanel() {
                 {p.activeRequests !== undefined
                   ? ` · ${p.activeRequests} streaming · ${p.servedRequests ?? 0} answered`
                   : ''}
-                <StatusBadge status={p.status} />
+                <StatusBadge word={p.status} />
               </span>
             </li>
           ))}
@@ -67,7 +67,7 @@ export function PipelinePanel() {
                     {m.sizeBytes !== null ? ` · ${formatBytes(m.sizeBytes)}` : ''}
                   </span>
                 </span>
-                <StatusBadge status={m.status} />
+                <StatusBadge word={m.status} />
               </li>
             ))}
           </ul>

@@ -27,14 +27,14 @@ import {
   useCreateProvider,
   useDeleteProvider,
   useUpdateProvider,
-} from '../api';
+} from '@/data/llm';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { LoadError, RowsSkeleton, Section } from './section';
 import { StatusBadge } from '@/components/status-badge';
 
 export function HealthBadge({ health }: { health: LlmProviderHealthEntry | undefined }) {
-  if (!health) return <StatusBadge status="checking" label="Checking…" />;
-  return <StatusBadge status={health.status} title={health.error ?? undefined} />;
+  if (!health) return <StatusBadge word="checking">Checking…</StatusBadge>;
+  return <StatusBadge word={health.status} title={health.error ?? undefined} />;
 }
 
 /** The providers (admins): health and latency, add, enable, key, remove. API keys are never shown. */

@@ -25,7 +25,7 @@ import {
   routerQueryOptions,
   useDeleteRule,
   useSaveRule,
-} from '../api';
+} from '@/data/llm';
 import { HealthBadge } from './providers-panel';
 import { LoadError, RowsSkeleton, Section } from './section';
 

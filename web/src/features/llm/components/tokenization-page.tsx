@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useQuery, keepPreviousData } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Type } from 'lucide-react';
 import { TOKENIZER_ENCODINGS, TOKENIZER_LABELS, MAX_TOKENIZE_CHARS } from '@nexus/agent/contract';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -7,7 +7,7 @@ import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Textarea } from '@/components/ui/textarea';
 import { cn } from '@/lib/utils';
-import { LLM_API, tokenize } from '../api';
+import { tokenizeQueryOptions } from '@/data/llm';
 import { LoadError, RowsSkeleton, Section } from './section';
 import { pageContainer } from '@/components/page-container';
 
@@ -41,11 +41,7 @@ export function TokenizationPage() {
     return () => clearTimeout(t);
   }, [text]);
 
-  const result = useQuery({
-    queryKey: [LLM_API, 'tokenize', encoding, debounced],
-    queryFn: () => tokenize(debounced, encoding),
-    placeholderData: keepPreviousData,
-  });
+  const result = useQuery(tokenizeQueryOptions(debounced, encoding));
 
   return (
     <div className={pageContainer('grid gap-6')}>

@@ -4,7 +4,7 @@ import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'rec
 import { BarChart3, Boxes, Users } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { usageQueryOptions } from '../api';
+import { usageQueryOptions } from '@/data/llm';
 import { byModel, byUser, grandTotal, messagesByDay, type Total } from '../usage-series';
 import { EmptyState, LoadError, RowsSkeleton, Section } from './section';
 import { RelatedLinks } from '@/components/related-links';

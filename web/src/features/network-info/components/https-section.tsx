@@ -22,7 +22,7 @@ import {
   tlsStatusQueryOptions,
   useReplaceCertificate,
   useResetCertificate,
-} from '../api';
+} from '@/data/tls';
 
 const formatDate = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: 'long' });
 

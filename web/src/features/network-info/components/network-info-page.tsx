@@ -17,7 +17,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { formatRate } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
-import { networkInfoQueryOptions, signalWords, sortInterfaces } from '../api';
+import { networkInfoQueryOptions, signalWords, sortInterfaces } from '@/data/network';
 import { HttpsSection } from './https-section';
 import { pageContainer } from '@/components/page-container';
 

@@ -8,7 +8,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { useAuth } from '@/features/auth';
 import { formatBytes } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
-import { NEXUS_PATHS, debugQueryOptions } from '../api';
+import { NEXUS_PATHS, debugQueryOptions } from '@/data/nexus-management';
 import { AdminOnly } from './admin-only';
 
 function Row({ label, value }: { label: string; value: string }) {

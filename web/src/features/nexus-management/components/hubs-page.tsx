@@ -43,7 +43,7 @@ import {
   refreshHub,
   removeHub,
   revokeAccessToken,
-} from '../api';
+} from '@/data/nexus-management';
 import { pageContainer } from '@/components/page-container';
 
 const STATE_BADGE: Record<

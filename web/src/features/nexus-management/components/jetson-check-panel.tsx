@@ -15,7 +15,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { useAuth } from '@/features/auth';
 import { formatBytes } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
-import { jetsonQueryOptions } from '../api';
+import { jetsonQueryOptions } from '@/data/nexus-management';
 import { AdminOnly } from './admin-only';
 
 function Panel({

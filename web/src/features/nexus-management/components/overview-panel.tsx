@@ -24,7 +24,7 @@ import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
 import { formatDuration } from '@/lib/format-duration';
 import { errorMessage } from '@/lib/request';
-import { nexusKeys, overviewQueryOptions, saveIdentity } from '../api';
+import { nexusKeys, overviewQueryOptions, saveIdentity } from '@/data/nexus-management';
 
 export const HEALTH_BADGE: Record<
   ServiceHealthState,

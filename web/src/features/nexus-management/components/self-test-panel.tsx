@@ -7,7 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
-import { runSelfTest } from '../api';
+import { runSelfTest } from '@/data/nexus-management';
 import { AdminOnly } from './admin-only';
 
 /** /nexus-test: every probe now, grouped, with what to fix. */

@@ -18,7 +18,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { channelsQueryOptions, timeAgo, useSaveChannels, useTestChannel } from '../api';
+import { channelsQueryOptions, timeAgo, useSaveChannels, useTestChannel } from '@/data/notifications';
 import { CHANNEL_LABELS } from '../labels';
 
 type Health = NotificationChannels['email']['health'];

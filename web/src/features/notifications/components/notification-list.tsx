@@ -25,7 +25,7 @@ import {
   useDeleteNotification,
   useMarkRead,
   type NotificationFilters,
-} from '../api';
+} from '@/data/notifications';
 import { CATEGORY_LABELS, CHANNEL_LABELS, LEVEL_LABELS } from '../labels';
 import { NotificationLevelIcon } from './notification-level-icon';
 

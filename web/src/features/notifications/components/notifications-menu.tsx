@@ -22,7 +22,7 @@ import {
   timeAgo,
   useMarkAllRead,
   useMarkRead,
-} from '../api';
+} from '@/data/notifications';
 import { CATEGORY_LABELS, LEVEL_LABELS } from '../labels';
 import { NotificationLevelIcon } from './notification-level-icon';
 

@@ -3,7 +3,7 @@ import { CheckCheck } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/features/auth';
-import { MENU_LIMIT, notificationsQueryOptions, useMarkAllRead } from '../api';
+import { MENU_LIMIT, notificationsQueryOptions, useMarkAllRead } from '@/data/notifications';
 import { ChannelsPanel } from './channels-panel';
 import { NotificationList } from './notification-list';
 import { PreferencesPanel } from './preferences-panel';

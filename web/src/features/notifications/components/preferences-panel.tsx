@@ -15,7 +15,7 @@ import { Switch } from '@/components/ui/switch';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { haServicesQueryOptions, preferencesQueryOptions, useSavePreferences } from '../api';
+import { haServicesQueryOptions, preferencesQueryOptions, useSavePreferences } from '@/data/notifications';
 import { CATEGORY_LABELS, CHANNEL_LABELS } from '../labels';
 
 const HUB_DEFAULT = 'hub-default';

@@ -10,7 +10,7 @@ import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
-import { onboardingQueryOptions } from '../api';
+import { onboardingQueryOptions } from '@/data/onboarding';
 import { pageContainer } from '@/components/page-container';
 
 /** /onboarding: the first-run checklist, read from the hub's real state each time it opens. */

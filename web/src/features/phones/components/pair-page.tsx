@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/request';
-import { pairThisPhone } from '../api';
+import { pairThisPhone } from '@/data/auth';
 
 type State = { phase: 'pairing' } | { phase: 'failed'; message: string };
 

@@ -12,7 +12,7 @@ import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { pairingQueryOptions, phonesQueryOptions, useCreatePairing, useRevokePhone } from '../api';
+import { pairingQueryOptions, phonesQueryOptions, useCreatePairing, useRevokePhone } from '@/data/auth';
 import { pageContainer } from '@/components/page-container';
 
 /** /phone-admin: pair a phone by QR code and manage the phones signed in to this account. */

@@ -8,7 +8,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { scrollToHash } from '@/features/navigation/components/nav-link';
 import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
-import { apiRoutesQueryOptions } from '../api';
+import { apiRoutesQueryOptions } from '@/data/docs';
 import { Prose, PublicPage } from './page-layout';
 
 const METHOD_STYLE: Record<string, string> = {

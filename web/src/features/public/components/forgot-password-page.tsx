@@ -10,7 +10,7 @@ import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/request';
-import { passwordResetConfigQueryOptions, requestPasswordReset } from '../api';
+import { passwordResetConfigQueryOptions, requestPasswordReset } from '@/data/auth';
 import { AuthCard } from './auth-card';
 
 const backToSignIn = (

@@ -9,7 +9,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { errorMessage } from '@/lib/request';
-import { confirmPasswordReset } from '../api';
+import { confirmPasswordReset } from '@/data/auth';
 import { AuthCard } from './auth-card';
 
 /** /reset-password?token=…: the page a reset e-mail links to. */

@@ -11,7 +11,7 @@ import {
   DialogTrigger,
 } from '@/components/ui/dialog';
 import { errorMessage } from '@/lib/request';
-import { useCreateSatellite } from '../api';
+import { useCreateSatellite } from '@/data/satellites';
 import { TokenReveal } from './token-reveal';
 import { SatelliteFields } from './satellite-fields';
 

@@ -15,7 +15,7 @@ import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { useCreateWyomingSatellite } from '../api';
+import { useCreateWyomingSatellite } from '@/data/satellites';
 
 type Field = 'name' | 'host' | 'port';
 

@@ -13,7 +13,7 @@ import { Dialog, DialogContent } from '@/components/ui/dialog';
 import { StatusPill } from '@/components/ui/status-pill';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useAuth } from '@/features/auth';
-import { SATELLITES_API, satellitesQueryOptions } from '../api';
+import { SATELLITES_API, satellitesQueryOptions } from '@/data/satellites';
 import { AddSatelliteDialog } from './add-satellite-dialog';
 import { SatelliteActions } from './satellite-actions';
 import { STATUS_PILL, formatAgo, isWeakSignal } from './satellite-format';

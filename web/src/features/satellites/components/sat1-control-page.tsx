@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Card, CardContent } from '@/components/ui/card';
 import { errorMessage } from '@/lib/request';
-import { satellitesQueryOptions, useSatellitesLive } from '../api';
+import { satellitesQueryOptions, useSatellitesLive } from '@/data/satellites';
 import { isSatellite1 } from './satellite-format';
 import { SatelliteView, ViewSkeleton } from './satellite-controls-page';
 import { SourceBadge } from './source-badge';

@@ -13,7 +13,7 @@ import {
 } from '@/components/ui/dialog';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { useDeleteSatellite, useRotateSatelliteToken, useUpdateSatellite } from '../api';
+import { useDeleteSatellite, useRotateSatelliteToken, useUpdateSatellite } from '@/data/satellites';
 import { SatelliteFields } from './satellite-fields';
 
 /** Removes a satellite the hub owns (a Wyoming or Nexus-API one) after asking; says what follows. */

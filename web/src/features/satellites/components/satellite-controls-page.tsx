@@ -7,7 +7,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/features/auth';
 import { ApiRequestError, errorMessage } from '@/lib/request';
-import { satelliteQueryOptions, useSatellitesLive } from '../api';
+import { satelliteQueryOptions, useSatellitesLive } from '@/data/satellites';
 import { SatelliteControls } from './satellite-controls';
 import { SatelliteDetails } from './satellite-details';
 import { SourceBadge } from './source-badge';

@@ -17,7 +17,7 @@ import { Slider } from '@/components/ui/slider';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { useSatelliteControl } from '../api';
+import { useSatelliteControl } from '@/data/satellites';
 import { wakeWordLabel } from './satellite-format';
 
 const ACTION_WORDS: Record<SatelliteControlAction, string> = {

@@ -8,7 +8,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { StatusPill } from '@/components/ui/status-pill';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useAuth } from '@/features/auth';
-import { satellitesQueryOptions, useSatellitesLive } from '../api';
+import { satellitesQueryOptions, useSatellitesLive } from '@/data/satellites';
 import { AddSatelliteDialog } from './add-satellite-dialog';
 import { AddWyomingSatelliteDialog } from './add-wyoming-dialog';
 import { STATUS_PILL, formatAgo, isWeakSignal, wakeWordLabel } from './satellite-format';

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/request';
-import { satelliteSignalQueryOptions } from '../api';
+import { satelliteSignalQueryOptions } from '@/data/satellites';
 import { axisUnit } from '@/lib/chart-axis';
 
 const axisTick = { fill: 'var(--color-muted-foreground)', fontSize: 11 };

@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import type { SatelliteSourceStatus } from '@nexus/agent/contract';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { sourceLabel } from './satellite-format';
-import { satelliteSourcesQueryOptions } from '../api';
+import { satelliteSourcesQueryOptions } from '@/data/satellites';
 
 /** Where an admin puts the source right. */
 const REMEDY: Record<SatelliteSourceStatus['source'], { admin: ReactNode; member: string }> = {

@@ -6,7 +6,7 @@ import {
 } from '@nexus/agent/contract';
 import { Button } from '@/components/ui/button';
 import { DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { satelliteEndpoints } from '../api';
+import { satelliteEndpoints } from '@/data/satellites';
 import { CopyButton } from './copy-button';
 import { setupCommands } from './satellite-format';
 

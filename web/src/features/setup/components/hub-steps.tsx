@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import {
   ArrowLeft,
@@ -28,15 +28,10 @@ import { Label } from '@/components/ui/label';
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
 import { ApiRequestError, errorMessage } from '@/lib/request';
-import {
-  catalogQueryOptions,
-  deployCatalogApp,
-  engineQueryOptions,
-  haSettingsQueryOptions,
-  networkCheckQueryOptions,
-  saveHaSettings,
-  startModelPull,
-} from '../api';
+import { catalogQueryOptions, engineQueryOptions, streamDeploy } from '@/data/docker';
+import { haSettingsQueryOptions, useSaveHaSettings } from '@/data/home-assistant';
+import { useStartPull } from '@/data/llm';
+import { networkCheckQueryOptions } from '@/data/setup';
 import { STEP_TITLES } from '../steps';
 import { StepActions, StepHeading } from './wizard-frame';
 
@@ -138,7 +133,7 @@ export function HomeAssistantStep({
   onSkip: () => void;
   busy: boolean;
 }) {
-  const queryClient = useQueryClient();
+  const saveSettings = useSaveHaSettings();
   const settings = useQuery({
     ...haSettingsQueryOptions(),
     // While the agent connects, follow its state.
@@ -159,11 +154,10 @@ export function HomeAssistantStep({
     setSaving(true);
     setError(null);
     try {
-      const saved = await saveHaSettings({
+      await saveSettings.mutateAsync({
         url: url.trim(),
         ...(token.trim() ? { token: token.trim() } : {}),
       });
-      queryClient.setQueryData(haSettingsQueryOptions().queryKey, saved);
       setToken('');
     } catch (e) {
       setError(errorMessage(e) ?? 'Saving failed');
@@ -290,7 +284,7 @@ export function ServicesStep({
   onSkip: () => void;
   busy: boolean;
 }) {
-  const queryClient = useQueryClient();
+  const startPull = useStartPull();
   const engine = useQuery(engineQueryOptions());
   const catalog = useQuery(catalogQueryOptions());
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -363,7 +357,7 @@ export function ServicesStep({
       // Home Assistant gets the hub's time zone; every other field keeps the catalog's default.
       const settings: Record<string, string> = app.fields.some((f) => f.key === 'TZ') ? { TZ: timeZone } : {};
       try {
-        await deployCatalogApp(app.id, settings, onEvent(app.id));
+        await streamDeploy({ kind: 'catalog', app: app.id, settings }, onEvent(app.id));
         setProgress((prev) => {
           const current = prev[app.id];
           return current?.status === 'running'
@@ -376,7 +370,7 @@ export function ServicesStep({
     }
     if (ollamaChosen && model.trim()) {
       try {
-        await startModelPull(model.trim());
+        await startPull.mutateAsync({ model: model.trim() });
         setModelNote(`Pulling ${model.trim()}: follow it on the Ollama screen.`);
       } catch (e) {
         setModelNote(
@@ -386,7 +380,6 @@ export function ServicesStep({
         );
       }
     }
-    void queryClient.invalidateQueries({ queryKey: ['/api/docker'] });
     setRunning(false);
   };
 

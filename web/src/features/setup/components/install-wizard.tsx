@@ -8,7 +8,8 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
-import { authUserQueryKey, useAuth } from '@/features/auth';
+import { authUserQueryKey } from '@/data/auth';
+import { useAuth } from '@/features/auth';
 import { ApiRequestError, errorMessage } from '@/lib/request';
 import {
   completeSetup,
@@ -19,7 +20,7 @@ import {
   setupStatusQueryOptions,
   skipSetup,
   updateHubIdentity,
-} from '../api';
+} from '@/data/setup';
 import { canRevisit, nextStep, previousStep } from '../steps';
 import { browserTimeZone, clearDraft, loadDraft, saveDraft, type WizardDraft } from '../wizard-draft';
 import { HubStep, OwnerStep, WelcomeStep, type OwnerFields } from './account-steps';

@@ -9,7 +9,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/features/auth';
 import { cn } from '@/lib/utils';
-import { setupProgressQueryOptions } from '../api';
+import { setupProgressQueryOptions } from '@/data/setup';
 import { STEP_TITLES } from '../steps';
 import { InstallWizard } from './install-wizard';
 import { pageContainer } from '@/components/page-container';

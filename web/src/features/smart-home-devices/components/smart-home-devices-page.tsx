@@ -8,7 +8,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Skeleton } from '@/components/ui/skeleton';
 import { StatusPill } from '@/components/ui/status-pill';
 import { useAuth } from '@/features/auth';
-import { haEntitiesQueryOptions, haMyAccessQueryOptions } from '@/features/home-assistant/api';
+import { haEntitiesQueryOptions, haMyAccessQueryOptions } from '@/data/home-assistant';
 import { EntityControl } from '@/features/home-assistant/components/entity-controls';
 import {
   ConnectionBanner,
@@ -20,9 +20,9 @@ import {
   useHaStatus,
 } from '@/features/home-assistant/components/ha-common';
 import { formatState, mayControl, stateTone } from '@/features/home-assistant/entity-logic';
-import { useHaLive } from '@/features/home-assistant/live';
+import { useHaLive } from '@/data/home-assistant';
 import { cn } from '@/lib/utils';
-import { haDevicesQueryOptions } from '../api';
+import { haDevicesQueryOptions } from '@/data/home-assistant';
 
 const ALL = 'all';
 const NO_AREA = 'none';

@@ -3,7 +3,7 @@ import { AlertCircle, RefreshCw } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/request';
 import { useAuth } from '@/features/auth';
-import { speechSettingsQueryOptions } from '../api';
+import { speechSettingsQueryOptions } from '@/data/speech';
 import { FormSkeleton } from './speech-section';
 import { SpeechSettingsForm } from './speech-settings-form';
 import { SpeechTryIt } from './speech-try-it';

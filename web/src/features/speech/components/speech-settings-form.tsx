@@ -16,7 +16,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
-import { useProbeSpeechService, useSaveSpeechSettings } from '../api';
+import { useProbeSpeechService, useSaveSpeechSettings } from '@/data/speech';
 import { ErrorText, SpeechSection } from './speech-section';
 
 const NONE = 'none';

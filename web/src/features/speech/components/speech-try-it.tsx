@@ -7,7 +7,7 @@ import { Label } from '@/components/ui/label';
 import { Spinner } from '@/components/ui/spinner';
 import { Textarea } from '@/components/ui/textarea';
 import { formatMs } from '../format';
-import { useSynthesize, useTranscribe } from '../api';
+import { useSynthesize, useTranscribe } from '@/data/speech';
 import { startWavRecording, type WavRecording } from '../record-wav';
 import { ErrorText, SpeechSection } from './speech-section';
 

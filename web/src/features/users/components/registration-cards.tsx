@@ -32,7 +32,7 @@ import {
   useCreateInvite,
   useRevokeInvite,
   useSetRegistrationMode,
-} from '../api';
+} from '@/data/auth';
 import { ROLE_LABELS } from '../rules';
 
 const MODE_LABELS: Record<RegistrationMode, string> = {

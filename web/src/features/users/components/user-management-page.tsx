@@ -10,7 +10,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { ReauthProvider } from '@/features/account';
 import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
-import { usersQueryOptions } from '../api';
+import { usersQueryOptions } from '@/data/auth';
 import { InvitesCard, RegistrationModeCard } from './registration-cards';
 import { UsersTable, type Refusal } from './users-table';
 import { pageContainer } from '@/components/page-container';

@@ -15,7 +15,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
 import { SessionsList, describeSession } from '@/features/account';
 import { errorMessage } from '@/lib/request';
-import { useRevokeUserSession, userSessionsQueryOptions } from '../api';
+import { useRevokeUserSession, userSessionsQueryOptions } from '@/data/auth';
 
 /** An admin's view of where one account is signed in, with Sign out per session. */
 export function UserSessionsDialog({ user, disabled }: { user: PublicUser; disabled?: boolean }) {

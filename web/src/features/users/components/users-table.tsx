@@ -7,7 +7,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
 import { Button } from '@/components/ui/button';
-import { useChangeRole, useDeleteUser, useSetDisabled } from '../api';
+import { useChangeRole, useDeleteUser, useSetDisabled } from '@/data/auth';
 import { UserSessionsDialog } from './user-sessions-dialog';
 import { permissionsFor, ROLE_LABELS } from '../rules';
 

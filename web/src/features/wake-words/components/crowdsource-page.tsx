@@ -18,7 +18,7 @@ import {
   crowdsourceQueryOptions,
   useContribute,
   useDeleteContribution,
-} from '../api';
+} from '@/data/wake-words';
 import { DeviceSelect } from './device-select';
 import { LevelMeter, MicrophoneAlert } from './level-meter';
 import { QualityDetails, VerdictBadge } from './quality';

@@ -7,7 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { errorMessage } from '@/lib/request';
-import { engineExportQueryOptions } from '../api';
+import { engineExportQueryOptions } from '@/data/wake-words';
 
 const ENGINES: { value: Engine; label: string }[] = [
   { value: 'microwakeword', label: 'microWakeWord (ESPHome)' },

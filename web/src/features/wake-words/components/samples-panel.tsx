@@ -9,7 +9,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
-import { sampleAudioUrl, samplesQueryOptions, useDeleteSample, useReviewSample } from '../api';
+import { sampleAudioUrl, samplesQueryOptions, useDeleteSample, useReviewSample } from '@/data/wake-words';
 import { QualityDetails, VerdictBadge } from './quality';
 
 type View = 'review' | 'moderation' | 'accepted' | 'rejected' | 'all';

@@ -13,7 +13,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
 import { errorMessage } from '@/lib/request';
-import { useUploadSample, wakeWordsQueryOptions } from '../api';
+import { useUploadSample, wakeWordsQueryOptions } from '@/data/wake-words';
 import { DeviceSelect, deviceName } from './device-select';
 import { LevelMeter, MicrophoneAlert } from './level-meter';
 import { SampleRow } from './samples-panel';

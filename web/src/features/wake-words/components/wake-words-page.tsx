@@ -15,7 +15,12 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Switch } from '@/components/ui/switch';
 import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
-import { useCreateWakeWord, useDeleteWakeWord, useUpdateWakeWord, wakeWordsQueryOptions } from '../api';
+import {
+  useCreateWakeWord,
+  useDeleteWakeWord,
+  useUpdateWakeWord,
+  wakeWordsQueryOptions,
+} from '@/data/wake-words';
 import { ExportPanel } from './export-panel';
 import { SamplesPanel } from './samples-panel';
 import { RelatedLinks } from '@/components/related-links';

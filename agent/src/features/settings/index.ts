@@ -1,0 +1,6 @@
+/**
+ * The settings feature's public surface: other features import it from here, never from its files
+ * (eslint boundaries/dependencies holds that; docs/web-data-layer.md).
+ */
+export type { SettingsRepository } from './settings.repository.js';
+export { createSettingsRepository } from './settings.repository.js';
