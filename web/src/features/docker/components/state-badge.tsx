@@ -21,11 +21,7 @@ export function stateTone(state: string): StatusTone {
   }
 }
 
-/** Docker's own word (the engine's, as `docker ps` shows it) in the console's one badge. */
+/** Docker's own word (the engine's, as `docker ps` shows it), capitalised like every badge. */
 export function StateBadge({ state }: { state: string }) {
-  return (
-    <StatusBadge word={state} tone={stateTone(state)}>
-      {state}
-    </StatusBadge>
-  );
+  return <StatusBadge word={state} tone={stateTone(state)} />;
 }
