@@ -211,7 +211,7 @@ export function useDismissSuggestion() {
     mutationFn: async (id: string) => {
       const answer = await apiJson<unknown>('POST', `${API}/suggestions/${encodeURIComponent(id)}/dismiss`);
       // The agent may answer with the suggestion or with nothing (204); both are fine.
-      return answer === undefined ? null : suggestionSchema.safeParse(answer).data ?? null;
+      return answer === undefined ? null : (suggestionSchema.safeParse(answer).data ?? null);
     },
     onSettled: () => client.invalidateQueries({ queryKey: keys.suggestions }),
   });

@@ -1,11 +1,51 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { TWO_FACTOR_REQUIRED_MESSAGE, publicUserSchema, registrationStatusSchema, type LoginInput, type PublicUser, type RegisterInput, authResponseSchema, twoFactorSetupSchema, type ChangePasswordInput, type TotpCodeInput, enableTwoFactorResponseSchema, passkeyListSchema, passkeyResponseSchema, type Passkey, recoveryCodesResponseSchema, recoveryCodesStatusSchema, sessionListSchema, twoFactorTestResultSchema, createdPhonePairingSchema, pairedPhoneListSchema, phonePairingStatusSchema, type CreatePhonePairingInput, type PairPhoneInput, createdInviteSchema, inviteListSchema, userListSchema, type CreateInviteInput, type CreatedInvite, type RegistrationMode, type Role, type UpdateUserInput, passwordResetConfigSchema,
+import {
+  TWO_FACTOR_REQUIRED_MESSAGE,
+  publicUserSchema,
+  registrationStatusSchema,
+  type LoginInput,
+  type PublicUser,
+  type RegisterInput,
+  authResponseSchema,
+  twoFactorSetupSchema,
+  type ChangePasswordInput,
+  type TotpCodeInput,
+  enableTwoFactorResponseSchema,
+  passkeyListSchema,
+  passkeyResponseSchema,
+  type Passkey,
+  recoveryCodesResponseSchema,
+  recoveryCodesStatusSchema,
+  sessionListSchema,
+  twoFactorTestResultSchema,
+  createdPhonePairingSchema,
+  pairedPhoneListSchema,
+  phonePairingStatusSchema,
+  type CreatePhonePairingInput,
+  type PairPhoneInput,
+  createdInviteSchema,
+  inviteListSchema,
+  userListSchema,
+  type CreateInviteInput,
+  type CreatedInvite,
+  type RegistrationMode,
+  type Role,
+  type UpdateUserInput,
+  passwordResetConfigSchema,
   passwordResetMessageSchema,
   type PasswordResetConfig,
   type PasswordResetConfirm,
 } from '@nexus/agent/contract';
 import { ApiRequestError, apiJson, apiRequest, errorMessage } from '@/lib/request';
-import { browserSupportsWebAuthn, browserSupportsWebAuthnAutofill, startAuthentication, startRegistration, WebAuthnAbortService, type PublicKeyCredentialCreationOptionsJSON, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import {
+  browserSupportsWebAuthn,
+  browserSupportsWebAuthnAutofill,
+  startAuthentication,
+  startRegistration,
+  WebAuthnAbortService,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
 import { queryClient } from '@/lib/query-client';
 import { useReauth } from '@/lib/reauth-context';
 

@@ -1,5 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
-import { metricSeriesSchema, processListSchema, systemInfoSchema, type MetricWindow } from '@nexus/agent/contract';
+import {
+  metricSeriesSchema,
+  processListSchema,
+  systemInfoSchema,
+  type MetricWindow,
+} from '@nexus/agent/contract';
 import { getParsed } from './auth';
 import { apiRequest } from '@/lib/request';
 

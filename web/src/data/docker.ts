@@ -1,5 +1,20 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { catalogListSchema, containerListSchema, containerStatsSchema, containerUpdateResultSchema, deploymentListSchema, dockerUpdatesSchema, engineStatusSchema, imageListSchema, logsResponseSchema, probeResultSchema, stackDetailSchema, stackListSchema, deployEventSchema, type DeployEvent } from '@nexus/agent/contract';
+import {
+  catalogListSchema,
+  containerListSchema,
+  containerStatsSchema,
+  containerUpdateResultSchema,
+  deploymentListSchema,
+  dockerUpdatesSchema,
+  engineStatusSchema,
+  imageListSchema,
+  logsResponseSchema,
+  probeResultSchema,
+  stackDetailSchema,
+  stackListSchema,
+  deployEventSchema,
+  type DeployEvent,
+} from '@nexus/agent/contract';
 import { apiJson, apiRequest } from '@/lib/request';
 import { postNdjson } from '@/lib/ndjson';
 import { queryClient } from '@/lib/query-client';
@@ -239,9 +254,15 @@ export type DeployRequest =
 function deployCall(request: DeployRequest): { path: string; body: unknown } {
   switch (request.kind) {
     case 'catalog':
-      return { path: `${CATALOG_PATH}/${encodeURIComponent(request.app)}/deploy`, body: { settings: request.settings } };
+      return {
+        path: `${CATALOG_PATH}/${encodeURIComponent(request.app)}/deploy`,
+        body: { settings: request.settings },
+      };
     case 'stack':
-      return { path: STACKS_PATH, body: { name: request.name, compose: request.compose, variables: request.variables } };
+      return {
+        path: STACKS_PATH,
+        body: { name: request.name, compose: request.compose, variables: request.variables },
+      };
     case 'redeploy':
       return { path: `${STACKS_PATH}/${encodeURIComponent(request.name)}/redeploy`, body: { pull: true } };
   }

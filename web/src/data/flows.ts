@@ -1,5 +1,19 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiKeySchema, createdApiKeySchema, flowExportSchema, flowRunSchema, flowSchema, flowSummarySchema, flowVersionSchema, schedulePreviewSchema, type CreateApiKeyInput, type FlowDefinitionInput, type FlowExport, type FlowRun, flowRunsTopic } from '@nexus/agent/contract';
+import {
+  apiKeySchema,
+  createdApiKeySchema,
+  flowExportSchema,
+  flowRunSchema,
+  flowSchema,
+  flowSummarySchema,
+  flowVersionSchema,
+  schedulePreviewSchema,
+  type CreateApiKeyInput,
+  type FlowDefinitionInput,
+  type FlowExport,
+  type FlowRun,
+  flowRunsTopic,
+} from '@nexus/agent/contract';
 import { apiJson, apiRequest } from '@/lib/request';
 import { useLiveTopic } from '@/lib/live';
 

@@ -62,4 +62,3 @@ describe('predictEntity', () => {
     expect(predictEntity(entity('scene.x', 'unknown'), 'turn_on', {})).toBeNull();
   });
 });
-

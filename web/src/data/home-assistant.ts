@@ -1,5 +1,28 @@
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { haActivityListSchema, haConnectionTestResultSchema, haEntityListSchema, haEntitySchema, haHistorySchema, haLogbookSchema, haMemberAccessSchema, haMyAccessSchema, haServiceCallResultSchema, haSettingsSchema, haStatusSchema, type HaEntity, type HaEntityList, type HaMemberAccess, type HaSettingsInput, haAutomationDetailSchema, haAutomationListSchema, haAutomationSchema, haDevicesSchema, type HaLiveMessage, HA_ENTITIES_TOPIC, haLiveMessageSchema } from '@nexus/agent/contract';
+import {
+  haActivityListSchema,
+  haConnectionTestResultSchema,
+  haEntityListSchema,
+  haEntitySchema,
+  haHistorySchema,
+  haLogbookSchema,
+  haMemberAccessSchema,
+  haMyAccessSchema,
+  haServiceCallResultSchema,
+  haSettingsSchema,
+  haStatusSchema,
+  type HaEntity,
+  type HaEntityList,
+  type HaMemberAccess,
+  type HaSettingsInput,
+  haAutomationDetailSchema,
+  haAutomationListSchema,
+  haAutomationSchema,
+  haDevicesSchema,
+  type HaLiveMessage,
+  HA_ENTITIES_TOPIC,
+  haLiveMessageSchema,
+} from '@nexus/agent/contract';
 import { haPatternsKeys } from './ha-patterns';
 import { apiJson, apiRequest, ApiRequestError } from '@/lib/request';
 import { useEffect, useRef } from 'react';
@@ -279,7 +302,6 @@ export const haDevicesQueryOptions = () =>
     queryFn: async () => haDevicesSchema.parse(await apiJson<unknown>('GET', HA_DEVICES_API)),
     refetchInterval: 60_000,
   });
-
 
 // ---- the cached entities follow the live channel
 

@@ -1,10 +1,31 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { conversationDetailSchema, conversationListSchema, llmModelDetailsSchema, llmModelListSchema, llmProviderSchema, llmProvidersHealthSchema, pullJobListSchema, pullJobSchema, routerRuleSchema, routerStateSchema, tokenizeResultSchema, usageReportSchema, type CreateLlmProviderInput, type LlmTask, type RouterRuleInput, type TOKENIZER_ENCODINGS, type UpdateLlmProviderInput, chatStreamEventSchema, type ChatInput, type ChatStreamEvent } from '@nexus/agent/contract';
+import {
+  conversationDetailSchema,
+  conversationListSchema,
+  llmModelDetailsSchema,
+  llmModelListSchema,
+  llmProviderSchema,
+  llmProvidersHealthSchema,
+  pullJobListSchema,
+  pullJobSchema,
+  routerRuleSchema,
+  routerStateSchema,
+  tokenizeResultSchema,
+  usageReportSchema,
+  type CreateLlmProviderInput,
+  type LlmTask,
+  type RouterRuleInput,
+  type TOKENIZER_ENCODINGS,
+  type UpdateLlmProviderInput,
+  chatStreamEventSchema,
+  type ChatInput,
+  type ChatStreamEvent,
+} from '@nexus/agent/contract';
 import { queryClient } from '@/lib/query-client';
 import { llmStatusKeys } from './llm-status';
 import { billingKeys } from './subscription';
-import { apiJson, throwIfNotOk } from '@/lib/request';
-import { EventSourceParserStream } from 'eventsource-parser/stream';
+import { apiJson } from '@/lib/request';
+import { postForEvents } from '@/lib/sse';
 
 export const LLM_API = '/api/llm';
 /** Provider health on the screens: often enough to notice a provider going away. */
@@ -237,41 +258,21 @@ async function readChat(
   onEvent: (event: ChatStreamEvent) => void,
   signal?: AbortSignal,
 ): Promise<void> {
-  const res = await throwIfNotOk(
-    await fetch(`${LLM_API}/chat`, {
-      method: 'POST',
-      credentials: 'include',
-      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-      body: JSON.stringify(input),
-      signal,
-    }),
-  );
-  if (!res.body) {
-    onEvent({ type: 'error', message: LOST_CONNECTION_MESSAGE, status: 502 });
-    return;
-  }
-  const reader = res.body
-    .pipeThrough(new TextDecoderStream())
-    .pipeThrough(new EventSourceParserStream())
-    .getReader();
-  let ended = false;
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
+  const ended = await postForEvents(
+    `${LLM_API}/chat`,
+    input,
+    (message) => {
       let parsed;
       try {
-        parsed = chatStreamEventSchema.safeParse(JSON.parse(value.data));
+        parsed = chatStreamEventSchema.safeParse(JSON.parse(message.data));
       } catch {
-        continue;
+        return false;
       }
-      if (!parsed.success) continue;
-      if (parsed.data.type === 'done' || parsed.data.type === 'error') ended = true;
+      if (!parsed.success) return false;
       onEvent(parsed.data);
-    }
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    // The network dropped mid-answer.
-  }
+      return parsed.data.type === 'done' || parsed.data.type === 'error';
+    },
+    signal,
+  );
   if (!ended) onEvent({ type: 'error', message: LOST_CONNECTION_MESSAGE, status: 502 });
 }

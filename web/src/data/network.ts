@@ -1,8 +1,13 @@
 import { queryOptions } from '@tanstack/react-query';
-import { networkPageSchema, type NetworkInterface, networkToolDoneSchema, type NetworkToolDone } from '@nexus/agent/contract';
+import {
+  networkPageSchema,
+  type NetworkInterface,
+  networkToolDoneSchema,
+  type NetworkToolDone,
+} from '@nexus/agent/contract';
 import { getParsed } from './auth';
 import { throwIfNotOk } from '@/lib/request';
-import { EventSourceParserStream } from 'eventsource-parser/stream';
+import { postForEvents } from '@/lib/sse';
 
 /** /api/system/network's figures with the Wi-Fi links and Tailscale's state (issue 17). */
 export const NETWORK_INFO_PATH = '/api/network/info';
@@ -58,36 +63,17 @@ export async function runTool(
   onEvent: (event: ToolEvent) => void,
   signal: AbortSignal,
 ): Promise<void> {
-  const res = await throwIfNotOk(
-    await fetch(`${NETWORK_TOOLS_API}/${tool}`, {
-      method: 'POST',
-      credentials: 'include',
-      headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-      body: JSON.stringify(body),
-      signal,
-    }),
-  );
-  if (!res.body) {
-    onEvent({ type: 'error', message: LOST_CONNECTION });
-    return;
-  }
-  const reader = res.body
-    .pipeThrough(new TextDecoderStream())
-    .pipeThrough(new EventSourceParserStream())
-    .getReader();
-  let ended = false;
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      const event = parseToolEvent(value.event, value.data);
-      if (!event) continue;
-      if (event.type !== 'line') ended = true;
+  const ended = await postForEvents(
+    `${NETWORK_TOOLS_API}/${tool}`,
+    body,
+    (message) => {
+      const event = parseToolEvent(message.event, message.data);
+      if (!event) return false;
       onEvent(event);
-    }
-  } catch (err) {
-    if (signal.aborted) throw err;
-  }
+      return event.type !== 'line';
+    },
+    signal,
+  );
   if (!ended) onEvent({ type: 'error', message: LOST_CONNECTION });
 }
 

@@ -30,7 +30,12 @@ async function keysByPath(): Promise<Map<string, Set<string>>> {
       const options = (value as () => Options)();
       requested.length = 0;
       await options
-        .queryFn?.({ queryKey: options.queryKey, signal: new AbortController().signal, meta: undefined, client })
+        .queryFn?.({
+          queryKey: options.queryKey,
+          signal: new AbortController().signal,
+          meta: undefined,
+          client,
+        })
         .catch(() => undefined);
       for (const path of requested) {
         const keys = byPath.get(path) ?? new Set<string>();
@@ -46,7 +51,9 @@ describe('the data layer: one query key per endpoint', () => {
   it('never caches one endpoint under two keys (a screen would show stale data after another changes it)', async () => {
     const byPath = await keysByPath();
     expect(byPath.size).toBeGreaterThan(20);
-    const clashes = [...byPath].filter(([, keys]) => new Set([...keys].map((k) => k.split(' (')[0])).size > 1);
+    const clashes = [...byPath].filter(
+      ([, keys]) => new Set([...keys].map((k) => k.split(' (')[0])).size > 1,
+    );
     expect(clashes).toEqual([]);
   });
 

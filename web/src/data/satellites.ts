@@ -1,6 +1,18 @@
 import { useEffect, useRef } from 'react';
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { POLL_INTERVALS_MS, satelliteListSchema, satelliteSchema, satelliteSignalHistorySchema, satelliteSourceStatusListSchema, satelliteWithTokenSchema, type CreateSatelliteInput, type CreateWyomingSatelliteInput, type Satellite, type SatelliteControlInput, type UpdateSatelliteInput } from '@nexus/agent/contract';
+import {
+  POLL_INTERVALS_MS,
+  satelliteListSchema,
+  satelliteSchema,
+  satelliteSignalHistorySchema,
+  satelliteSourceStatusListSchema,
+  satelliteWithTokenSchema,
+  type CreateSatelliteInput,
+  type CreateWyomingSatelliteInput,
+  type Satellite,
+  type SatelliteControlInput,
+  type UpdateSatelliteInput,
+} from '@nexus/agent/contract';
 import { getParsed } from './auth';
 import { useLiveTopic, type LiveConnectionState } from '@/lib/live';
 import { apiJson, apiRequest } from '@/lib/request';

@@ -1,5 +1,14 @@
 import { queryOptions } from '@tanstack/react-query';
-import { hubIdentitySchema, networkCheckSchema, setupProgressSchema, setupResultSchema, setupStatusSchema, type HubIdentityInput, type SetupInput, type SetupStep } from '@nexus/agent/contract';
+import {
+  hubIdentitySchema,
+  networkCheckSchema,
+  setupProgressSchema,
+  setupResultSchema,
+  setupStatusSchema,
+  type HubIdentityInput,
+  type SetupInput,
+  type SetupStep,
+} from '@nexus/agent/contract';
 import { apiJson } from '@/lib/request';
 
 /** The first-boot wizard's own calls (agent: features/setup); its optional steps use the docker, home-assistant and llm modules. */

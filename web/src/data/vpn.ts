@@ -1,5 +1,17 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { POLL_INTERVALS_MS, networkVisitorSchema, uplinksSchema, vpnEventListSchema, vpnStatusSchema, wgPeerCreatedSchema, wgPeerListSchema, wgServerSchema, type UplinksInput, type WgPeerInput, type WgServerInput } from '@nexus/agent/contract';
+import {
+  POLL_INTERVALS_MS,
+  networkVisitorSchema,
+  uplinksSchema,
+  vpnEventListSchema,
+  vpnStatusSchema,
+  wgPeerCreatedSchema,
+  wgPeerListSchema,
+  wgServerSchema,
+  type UplinksInput,
+  type WgPeerInput,
+  type WgServerInput,
+} from '@nexus/agent/contract';
 import { getParsed } from './auth';
 import { ApiRequestError, apiJson, apiRequest } from '@/lib/request';
 
