@@ -6,7 +6,7 @@ import { PASSKEY_NAME_MAX, type Passkey } from '@nexus/agent/contract';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Panel } from '@/components/ui/panel';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -77,83 +77,81 @@ export function PasskeysCard({ compact = false }: { compact?: boolean }) {
   const passkeys = list.data ?? [];
 
   return (
-    <Card role="region" aria-labelledby={`${id}-heading`}>
-      <CardHeader>
-        <CardTitle id={`${id}-heading`} role="heading" aria-level={2} className="text-lg">
-          Passkeys
-        </CardTitle>
-        <CardDescription>
+    <Panel
+      title="Passkeys"
+      description={
+        <>
           A passkey signs you in with your device’s fingerprint, face or PIN instead of a password. It counts
           as both factors, so no 2FA code is asked after it.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-6">
-        {!supported ? (
-          <Alert>
+        </>
+      }
+      contentClassName="space-y-6"
+    >
+      {!supported ? (
+        <Alert>
+          <Fingerprint aria-hidden="true" />
+          <AlertTitle>This browser cannot use passkeys here</AlertTitle>
+          <AlertDescription>
+            Passkeys need a browser that supports them and a secure address (HTTPS, or localhost).
+          </AlertDescription>
+        </Alert>
+      ) : compact ? (
+        <Button asChild variant="outline">
+          <Link href="/enroll-passkey">
             <Fingerprint aria-hidden="true" />
-            <AlertTitle>This browser cannot use passkeys here</AlertTitle>
-            <AlertDescription>
-              Passkeys need a browser that supports them and a secure address (HTTPS, or localhost).
-            </AlertDescription>
-          </Alert>
-        ) : compact ? (
-          <Button asChild variant="outline">
-            <Link href="/enroll-passkey">
-              <Fingerprint aria-hidden="true" />
-              Add a passkey
-            </Link>
-          </Button>
-        ) : (
-          <form onSubmit={submitAdd} className="flex flex-wrap items-end gap-3" aria-label="Add a passkey">
-            <div className="grid min-w-56 flex-1 gap-1.5">
-              <Label htmlFor={`${id}-name`}>Passkey name</Label>
-              <Input
-                id={`${id}-name`}
-                placeholder="e.g. My laptop"
-                maxLength={PASSKEY_NAME_MAX}
-                autoComplete="off"
-                value={name}
-                onChange={(event) => setName(event.target.value)}
-              />
-            </div>
-            <Button type="submit" disabled={add.isPending} aria-busy={add.isPending}>
-              {add.isPending ? (
-                <Loader2 aria-hidden="true" className="animate-spin" />
-              ) : (
-                <Fingerprint aria-hidden="true" />
-              )}
-              Add a passkey
-            </Button>
-          </form>
-        )}
-
-        {list.isPending ? (
-          <div role="status" className="space-y-2">
-            <span className="sr-only">Loading your passkeys</span>
-            <Skeleton className="h-12 w-full" />
-            <Skeleton className="h-12 w-full" />
+            Add a passkey
+          </Link>
+        </Button>
+      ) : (
+        <form onSubmit={submitAdd} className="flex flex-wrap items-end gap-3" aria-label="Add a passkey">
+          <div className="grid min-w-56 flex-1 gap-1.5">
+            <Label htmlFor={`${id}-name`}>Passkey name</Label>
+            <Input
+              id={`${id}-name`}
+              placeholder="e.g. My laptop"
+              maxLength={PASSKEY_NAME_MAX}
+              autoComplete="off"
+              value={name}
+              onChange={(event) => setName(event.target.value)}
+            />
           </div>
-        ) : list.isError ? (
-          <Alert variant="destructive">
-            <AlertTitle>Could not load your passkeys</AlertTitle>
-            <AlertDescription>{errorMessage(list.error)}</AlertDescription>
-          </Alert>
-        ) : passkeys.length === 0 ? (
-          <p className="text-sm text-muted-foreground">You have no passkeys yet.</p>
-        ) : (
-          <ul className="divide-y rounded-md border" aria-label="Your passkeys">
-            {passkeys.map((passkey) => (
-              <PasskeyRow
-                key={passkey.id}
-                passkey={passkey}
-                deleting={remove.isPending && remove.variables === passkey.id}
-                onDelete={() => deletePasskey(passkey)}
-              />
-            ))}
-          </ul>
-        )}
-      </CardContent>
-    </Card>
+          <Button type="submit" disabled={add.isPending} aria-busy={add.isPending}>
+            {add.isPending ? (
+              <Loader2 aria-hidden="true" className="animate-spin" />
+            ) : (
+              <Fingerprint aria-hidden="true" />
+            )}
+            Add a passkey
+          </Button>
+        </form>
+      )}
+
+      {list.isPending ? (
+        <div role="status" className="space-y-2">
+          <span className="sr-only">Loading your passkeys</span>
+          <Skeleton className="h-12 w-full" />
+          <Skeleton className="h-12 w-full" />
+        </div>
+      ) : list.isError ? (
+        <Alert variant="destructive">
+          <AlertTitle>Could not load your passkeys</AlertTitle>
+          <AlertDescription>{errorMessage(list.error)}</AlertDescription>
+        </Alert>
+      ) : passkeys.length === 0 ? (
+        <p className="text-sm text-muted-foreground">You have no passkeys yet.</p>
+      ) : (
+        <ul className="divide-y rounded-md border" aria-label="Your passkeys">
+          {passkeys.map((passkey) => (
+            <PasskeyRow
+              key={passkey.id}
+              passkey={passkey}
+              deleting={remove.isPending && remove.variables === passkey.id}
+              onDelete={() => deletePasskey(passkey)}
+            />
+          ))}
+        </ul>
+      )}
+    </Panel>
   );
 }
 

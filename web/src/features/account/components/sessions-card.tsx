@@ -1,7 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Panel } from '@/components/ui/panel';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
@@ -11,7 +10,6 @@ import { describeSession, SessionsList } from './sessions-list';
 
 /** /settings, "Where you're signed in": every browser and phone of the account, and signing them out. */
 export function SessionsCard() {
-  const id = useId();
   const list = useQuery(sessionsQueryOptions());
   const revoke = useRevokeSession();
   const revokeOthers = useRevokeOtherSessions();
@@ -19,67 +17,65 @@ export function SessionsCard() {
   const failed = revoke.error ?? revokeOthers.error;
 
   return (
-    <Card role="region" aria-labelledby={`${id}-heading`}>
-      <CardHeader>
-        <CardTitle id={`${id}-heading`} role="heading" aria-level={2} className="text-lg">
-          Where you&apos;re signed in
-        </CardTitle>
-        <CardDescription>
+    <Panel
+      title="Where you're signed in"
+      description={
+        <>
           Browsers and phones signed in to your account. Sign out any you do not recognise, then change your
           password.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="grid gap-3">
-        {list.isLoading ? (
-          <div role="status" className="grid gap-2">
-            <span className="sr-only">Loading your sessions</span>
-            <Skeleton className="h-14 w-full" />
-            <Skeleton className="h-14 w-full" />
-          </div>
-        ) : list.error ? (
-          <Alert variant="destructive">
-            <AlertTitle>Could not load your sessions</AlertTitle>
-            <AlertDescription>{errorMessage(list.error)}</AlertDescription>
-          </Alert>
-        ) : (
-          <>
-            <SessionsList
-              sessions={list.data ?? []}
-              ownerLabel="your"
-              busyId={revoke.isPending ? (revoke.variables ?? null) : null}
-              onRevoke={(s) =>
-                revoke.mutate(s.id, { onSuccess: () => toast({ title: `${describeSession(s)} signed out` }) })
+        </>
+      }
+      contentClassName="grid gap-3"
+    >
+      {list.isLoading ? (
+        <div role="status" className="grid gap-2">
+          <span className="sr-only">Loading your sessions</span>
+          <Skeleton className="h-14 w-full" />
+          <Skeleton className="h-14 w-full" />
+        </div>
+      ) : list.error ? (
+        <Alert variant="destructive">
+          <AlertTitle>Could not load your sessions</AlertTitle>
+          <AlertDescription>{errorMessage(list.error)}</AlertDescription>
+        </Alert>
+      ) : (
+        <>
+          <SessionsList
+            sessions={list.data ?? []}
+            ownerLabel="your"
+            busyId={revoke.isPending ? (revoke.variables ?? null) : null}
+            onRevoke={(s) =>
+              revoke.mutate(s.id, { onSuccess: () => toast({ title: `${describeSession(s)} signed out` }) })
+            }
+          />
+          {others === 0 ? (
+            <p className="text-sm text-muted-foreground">You are signed in on this device only.</p>
+          ) : (
+            <ConfirmButton
+              variant="outline"
+              className="justify-self-start"
+              destructive
+              disabled={revokeOthers.isPending}
+              question="Sign out everywhere else?"
+              description={`${others} other ${others === 1 ? 'device is' : 'devices are'} signed out; this one stays signed in.`}
+              confirmLabel="Sign out everywhere else"
+              onConfirm={() =>
+                revokeOthers.mutate(undefined, {
+                  onSuccess: ({ revoked }) =>
+                    toast({ title: `Signed out ${revoked} other ${revoked === 1 ? 'device' : 'devices'}` }),
+                })
               }
-            />
-            {others === 0 ? (
-              <p className="text-sm text-muted-foreground">You are signed in on this device only.</p>
-            ) : (
-              <ConfirmButton
-                variant="outline"
-                className="justify-self-start"
-                destructive
-                disabled={revokeOthers.isPending}
-                question="Sign out everywhere else?"
-                description={`${others} other ${others === 1 ? 'device is' : 'devices are'} signed out; this one stays signed in.`}
-                confirmLabel="Sign out everywhere else"
-                onConfirm={() =>
-                  revokeOthers.mutate(undefined, {
-                    onSuccess: ({ revoked }) =>
-                      toast({ title: `Signed out ${revoked} other ${revoked === 1 ? 'device' : 'devices'}` }),
-                  })
-                }
-              >
-                Sign out everywhere else
-              </ConfirmButton>
-            )}
-          </>
-        )}
-        {failed ? (
-          <p role="alert" className="text-sm text-destructive">
-            {errorMessage(failed)}
-          </p>
-        ) : null}
-      </CardContent>
-    </Card>
+            >
+              Sign out everywhere else
+            </ConfirmButton>
+          )}
+        </>
+      )}
+      {failed ? (
+        <p role="alert" className="text-sm text-destructive">
+          {errorMessage(failed)}
+        </p>
+      ) : null}
+    </Panel>
   );
 }

@@ -1,5 +1,6 @@
 import { Fact } from '@/components/fact-list';
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { Panel } from '@/components/ui/panel';
+import { useId, useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, KeyRound, Save, Trash2, XCircle } from 'lucide-react';
 import { Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';
@@ -123,28 +124,6 @@ function StatusLoading({ error }: { error: Error | null }) {
         <Skeleton key={i} className="h-28 rounded-xl" />
       ))}
     </div>
-  );
-}
-
-function Section({
-  title,
-  description,
-  children,
-}: {
-  title: string;
-  description?: string;
-  children: ReactNode;
-}) {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle>
-          <h2>{title}</h2>
-        </CardTitle>
-        {description ? <CardDescription>{description}</CardDescription> : null}
-      </CardHeader>
-      <CardContent>{children}</CardContent>
-    </Card>
   );
 }
 
@@ -352,7 +331,7 @@ function ManagerTab({ status }: { status: HaStatus }) {
   const pings = status.pings.map((p) => ({ at: p.at, ms: p.ms }));
   return (
     <>
-      <Section title="Connection">
+      <Panel title="Connection">
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <Fact layout="stacked" label="State">
             <ConnectionPill status={status} />
@@ -385,8 +364,8 @@ function ManagerTab({ status }: { status: HaStatus }) {
             {status.eventsReceived.toLocaleString()}
           </Fact>
         </dl>
-      </Section>
-      <Section
+      </Panel>
+      <Panel
         title="Round trips"
         description="The hub pings Home Assistant every 5 seconds; gaps are missed answers."
       >
@@ -430,8 +409,8 @@ function ManagerTab({ status }: { status: HaStatus }) {
         ) : (
           <p className="text-sm text-muted-foreground">No pings yet: they start once the hub is connected.</p>
         )}
-      </Section>
-      <Section
+      </Panel>
+      <Panel
         title="Recent activity"
         description="State changes as they arrive; ones marked “refilled” came from history after a reconnect."
       >
@@ -453,7 +432,7 @@ function ManagerTab({ status }: { status: HaStatus }) {
         ) : (
           <p className="text-sm text-muted-foreground">Nothing has changed since the hub connected.</p>
         )}
-      </Section>
+      </Panel>
     </>
   );
 }
@@ -533,7 +512,7 @@ function TroubleshootTab({
           below look at this browser&apos;s side.
         </AlertDescription>
       </Alert>
-      <Section title="Checks from this browser">
+      <Panel title="Checks from this browser">
         <div className="grid gap-4">
           <Button className="w-fit" onClick={() => void run()} disabled={running}>
             {running ? <Spinner /> : null}
@@ -560,7 +539,7 @@ function TroubleshootTab({
             </ul>
           ) : null}
         </div>
-      </Section>
+      </Panel>
     </>
   );
 }
@@ -577,7 +556,7 @@ function SummaryTab({ status }: { status: HaStatus }) {
   }
   return (
     <>
-      <Section title="Your setup">
+      <Panel title="Your setup">
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <Fact layout="stacked" label="Location">
             {status.locationName ?? '—'}
@@ -604,9 +583,9 @@ function SummaryTab({ status }: { status: HaStatus }) {
             {status.domains.length.toLocaleString()}
           </Fact>
         </dl>
-      </Section>
+      </Panel>
       <div className="grid gap-4 lg:grid-cols-2">
-        <Section title="Entities by domain">
+        <Panel title="Entities by domain">
           {domains.length ? (
             <div
               role="img"
@@ -635,8 +614,8 @@ function SummaryTab({ status }: { status: HaStatus }) {
           ) : (
             <p className="text-sm text-muted-foreground">No entities yet.</p>
           )}
-        </Section>
-        <Section title="Entities by area">
+        </Panel>
+        <Panel title="Entities by area">
           {areaCounts.size ? (
             <Table label="Entities by area table">
               <TableHeader>
@@ -663,7 +642,7 @@ function SummaryTab({ status }: { status: HaStatus }) {
                 : 'Assign areas to devices in Home Assistant to see them here.'}
             </p>
           )}
-        </Section>
+        </Panel>
       </div>
     </>
   );
@@ -675,7 +654,7 @@ function DebugTab({ status }: { status: HaStatus }) {
   const missed = status.pings.filter((p) => p.ms === null).length;
   return (
     <>
-      <Section title="Connection details">
+      <Panel title="Connection details">
         <dl className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           <Fact layout="stacked" label="State">
             {humanize(status.state)}
@@ -701,8 +680,8 @@ function DebugTab({ status }: { status: HaStatus }) {
             {status.message ?? '—'}
           </Fact>
         </dl>
-      </Section>
-      <Section title="Connection log" description="The hub's last 50 connection events, newest first.">
+      </Panel>
+      <Panel title="Connection log" description="The hub's last 50 connection events, newest first.">
         {status.events.length ? (
           <Table label="Connection log table">
             <TableHeader>
@@ -737,8 +716,8 @@ function DebugTab({ status }: { status: HaStatus }) {
         ) : (
           <p className="text-sm text-muted-foreground">Nothing has happened yet.</p>
         )}
-      </Section>
-      <Section title="Raw status" description="What /api/ha/status answers; it never contains the token.">
+      </Panel>
+      <Panel title="Raw status" description="What /api/ha/status answers; it never contains the token.">
         <pre
           tabIndex={0}
           aria-label="Raw status"
@@ -746,7 +725,7 @@ function DebugTab({ status }: { status: HaStatus }) {
         >
           {JSON.stringify(status, null, 2)}
         </pre>
-      </Section>
+      </Panel>
     </>
   );
 }

@@ -1,6 +1,7 @@
-import { useId, type ReactNode } from 'react';
+import { type ReactNode } from 'react';
+import { Panel } from '@/components/ui/panel';
 import { useQuery } from '@tanstack/react-query';
-import { AlertCircle, Cable, Globe, Network, RefreshCw, Router, Wifi, type LucideIcon } from 'lucide-react';
+import { AlertCircle, Cable, Globe, Network, RefreshCw, Router, Wifi } from 'lucide-react';
 import type {
   ListeningPort,
   NetworkInterface,
@@ -10,7 +11,7 @@ import type {
 } from '@nexus/agent/contract';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card';
+import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { StatusPill } from '@/components/ui/status-pill';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
@@ -75,7 +76,7 @@ function NetworkDetails({ info }: { info: NetworkPage }) {
   const interfaces = sortInterfaces(info.interfaces);
   return (
     <>
-      <Section title="Overview" icon={Router}>
+      <Panel title="Overview" icon={Router}>
         <dl className="grid gap-x-8 gap-y-3 text-sm sm:grid-cols-2 lg:grid-cols-4">
           <Item label="Hostname">{info.hostname}</Item>
           <Item label="Default interface">{info.defaultInterface ?? 'None'}</Item>
@@ -97,10 +98,10 @@ function NetworkDetails({ info }: { info: NetworkPage }) {
             <Item label="Search domains">{info.dns.search.join(', ')}</Item>
           ) : null}
         </dl>
-      </Section>
+      </Panel>
 
       {info.wifi && info.wifi.length > 0 ? (
-        <Section title="Wi-Fi" icon={Wifi} description="The hub's wireless links and their signal.">
+        <Panel title="Wi-Fi" icon={Wifi} description="The hub's wireless links and their signal.">
           <ul className="grid gap-4 md:grid-cols-2">
             {info.wifi.map((link) => (
               <li key={link.interface}>
@@ -108,16 +109,16 @@ function NetworkDetails({ info }: { info: NetworkPage }) {
               </li>
             ))}
           </ul>
-        </Section>
+        </Panel>
       ) : null}
 
-      <Section
+      <Panel
         title="Tailscale"
         icon={Network}
         description="The hub's tailnet, read from tailscaled on the hub."
       >
         <TailscaleDetails tailscale={info.tailscale} />
-      </Section>
+      </Panel>
 
       <section aria-labelledby="interfaces-heading" className="grid gap-3">
         <h2 id="interfaces-heading" className="text-lg font-semibold tracking-tight">
@@ -138,13 +139,13 @@ function NetworkDetails({ info }: { info: NetworkPage }) {
         )}
       </section>
 
-      <Section
+      <Panel
         title="Listening ports"
         icon={Globe}
         description="Sockets on the hub that accept connections, and which of its services owns each."
       >
         <PortsTable ports={info.listening} />
-      </Section>
+      </Panel>
     </>
   );
 }
@@ -360,36 +361,6 @@ function PortsTable({ ports }: { ports: ListeningPort[] }) {
         ))}
       </TableBody>
     </Table>
-  );
-}
-
-function Section({
-  title,
-  icon: Icon,
-  description,
-  children,
-}: {
-  title: string;
-  icon: LucideIcon;
-  description?: string;
-  children: ReactNode;
-}) {
-  const headingId = useId();
-  return (
-    <Card role="region" aria-labelledby={headingId}>
-      <CardHeader className="pb-4">
-        <div className="flex items-center gap-2">
-          <span className="grid size-8 place-items-center rounded-lg bg-primary/10 text-primary">
-            <Icon aria-hidden="true" className="size-4" />
-          </span>
-          <h2 id={headingId} className="font-semibold tracking-tight">
-            {title}
-          </h2>
-        </div>
-        {description ? <CardDescription>{description}</CardDescription> : null}
-      </CardHeader>
-      <CardContent>{children}</CardContent>
-    </Card>
   );
 }
 

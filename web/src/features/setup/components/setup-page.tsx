@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
+import { Panel } from '@/components/ui/panel';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
 import { BookOpen, Check, Minus, Rocket, Wrench } from 'lucide-react';
 import type { SetupStep } from '@nexus/agent/contract';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { useAuth } from '@/features/auth';
 import { cn } from '@/lib/utils';
@@ -55,19 +55,6 @@ function GuideFrame({ title, intro, children }: { title: string; intro: string; 
   );
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle role="heading" aria-level={2} className="text-lg">
-          {title}
-        </CardTitle>
-      </CardHeader>
-      <CardContent className="grid gap-3 text-sm leading-6">{children}</CardContent>
-    </Card>
-  );
-}
-
 function Command({ children }: { children: string }) {
   return (
     <pre className="overflow-x-auto rounded-md bg-muted px-3 py-2 font-mono text-xs leading-5">
@@ -83,14 +70,17 @@ function InstallGuide() {
       title="Install Nexus on a Jetson"
       intro="From a flashed Jetson to a running hub: two ways to install, then the first-boot wizard does the rest."
     >
-      <Section title="1. What you need">
+      <Panel contentClassName="grid gap-3 text-sm leading-6" title="1. What you need">
         <ul className="ml-5 list-disc space-y-1">
           <li>An NVIDIA Jetson Orin (Nano, NX or AGX) with JetPack 6, or a Xavier with JetPack 5.1.</li>
           <li>32 GB of storage or more; an NVMe drive makes models load much faster than an SD card.</li>
           <li>The hub on your home network (Ethernet, or Wi-Fi set up with nmcli).</li>
         </ul>
-      </Section>
-      <Section title="2a. Install with Docker Compose (recommended)">
+      </Panel>
+      <Panel
+        contentClassName="grid gap-3 text-sm leading-6"
+        title="2a. Install with Docker Compose (recommended)"
+      >
         <p>
           JetPack ships Docker and the NVIDIA container runtime. The compose file runs the console on port
           8080, with the Docker socket for managing containers and the host&apos;s root mounted read-only for
@@ -103,8 +93,8 @@ docker compose --profile ollama --profile home-assistant --profile voice up -d`}
           <code>voice</code> (Whisper, Piper and openWakeWord). Without profiles only the console starts; you
           can deploy the same services later from the Nexus deploy screen.
         </p>
-      </Section>
-      <Section title="2b. Install without containers">
+      </Panel>
+      <Panel contentClassName="grid gap-3 text-sm leading-6" title="2b. Install without containers">
         <p>
           The installer sets up Node.js, builds the console, creates the <code>nexus</code> user, the data
           directory <code>/var/lib/nexus</code> and the systemd service <code>nexus-agent</code>. It can be
@@ -113,16 +103,16 @@ docker compose --profile ollama --profile home-assistant --profile voice up -d`}
         </p>
         <Command>{`sudo ./scripts/install.sh
 systemctl status nexus-agent`}</Command>
-      </Section>
-      <Section title="3. First boot">
+      </Panel>
+      <Panel contentClassName="grid gap-3 text-sm leading-6" title="3. First boot">
         <p>
           Open <code>http://&lt;hub address&gt;:8080</code> from a computer or phone on the same network.
           Until an owner account exists, every page leads to the setup wizard at{' '}
           <Link href="/install">/install</Link>: the owner account, the hub&apos;s name and time zone, a
           network check, Home Assistant and the services to deploy.
         </p>
-      </Section>
-      <Section title="4. When something is wrong">
+      </Panel>
+      <Panel contentClassName="grid gap-3 text-sm leading-6" title="4. When something is wrong">
         <p>
           <Link href="/jetson-check" className="underline">
             The Jetson check
@@ -131,7 +121,7 @@ systemctl status nexus-agent`}</Command>
           how to fix each problem. The agent&apos;s log: <code>journalctl -u nexus-agent</code> (bare install)
           or <code>docker compose logs agent</code>.
         </p>
-      </Section>
+      </Panel>
     </GuideFrame>
   );
 }
@@ -148,7 +138,7 @@ function QuickStart() {
       intro="The first things to do with a new hub, with this hub's own progress where the console knows it."
     >
       {isAdmin ? (
-        <Section title="This hub's setup">
+        <Panel contentClassName="grid gap-3 text-sm leading-6" title="This hub's setup">
           {progress.data ? (
             <>
               <ul className="grid gap-2" aria-label="Setup steps">
@@ -183,9 +173,9 @@ function QuickStart() {
           ) : (
             <Skeleton className="h-32 w-full" />
           )}
-        </Section>
+        </Panel>
       ) : null}
-      <Section title="Then">
+      <Panel contentClassName="grid gap-3 text-sm leading-6" title="Then">
         <ol className="ml-5 list-decimal space-y-2">
           <li>
             <Link href="/ha-connection-setup" className="underline">
@@ -232,7 +222,7 @@ function QuickStart() {
             to watch them from here.
           </li>
         </ol>
-      </Section>
+      </Panel>
     </GuideFrame>
   );
 }
