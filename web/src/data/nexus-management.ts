@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   POLL_INTERVALS_MS,
   REMOTE_HUB_POLL_MS,
@@ -14,6 +14,7 @@ import {
   type RemoteHubInput,
 } from '@nexus/agent/contract';
 import { apiJson } from '@/lib/request';
+import { setupKeys } from './setup';
 
 /** Nexus management's calls (agent: features/nexus-management, features/jetson). */
 export const NEXUS_PATHS = {
@@ -77,22 +78,64 @@ export const accessTokensQueryOptions = (enabled: boolean) =>
 export const runSelfTest = async () =>
   selfTestSchema.parse(await apiJson<unknown>('POST', NEXUS_PATHS.selfTest));
 
-export const saveIdentity = async (input: HubIdentityInput) =>
-  hubOverviewSchema.parse(await apiJson<unknown>('PUT', NEXUS_PATHS.identity, input));
+/** Renames the hub or changes its time zone: the overview takes the answer, the header's name follows. */
+export function useSaveIdentity() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: HubIdentityInput) =>
+      hubOverviewSchema.parse(await apiJson<unknown>('PUT', NEXUS_PATHS.identity, input)),
+    onSuccess: async (overview) => {
+      client.setQueryData(nexusKeys.overview, overview);
+      await client.invalidateQueries({ queryKey: setupKeys.identity });
+    },
+  });
+}
 
-export const addHub = async (input: RemoteHubInput) =>
-  remoteHubSchema.parse(await apiJson<unknown>('POST', NEXUS_PATHS.hubs, input));
+/** Adding, refreshing and removing a watched hub; each refreshes the hub list. */
+export function useAddHub() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: RemoteHubInput) =>
+      remoteHubSchema.parse(await apiJson<unknown>('POST', NEXUS_PATHS.hubs, input)),
+    onSuccess: () => client.invalidateQueries({ queryKey: nexusKeys.hubs }),
+  });
+}
 
-export const refreshHub = async (id: number) =>
-  remoteHubSchema.parse(await apiJson<unknown>('POST', `${NEXUS_PATHS.hubs}/${id}/refresh`));
+export function useRefreshHub(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async () =>
+      remoteHubSchema.parse(await apiJson<unknown>('POST', `${NEXUS_PATHS.hubs}/${id}/refresh`)),
+    onSuccess: () => client.invalidateQueries({ queryKey: nexusKeys.hubs }),
+  });
+}
 
-export const removeHub = async (id: number) => {
-  await apiJson<unknown>('DELETE', `${NEXUS_PATHS.hubs}/${id}`);
-};
+export function useRemoveHub(id: number) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      await apiJson<unknown>('DELETE', `${NEXUS_PATHS.hubs}/${id}`);
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: nexusKeys.hubs }),
+  });
+}
 
-export const createAccessToken = async (name: string) =>
-  createdAccessTokenSchema.parse(await apiJson<unknown>('POST', NEXUS_PATHS.accessTokens, { name }));
+/** The tokens other hubs use to watch this one; creating or revoking one refreshes the list. */
+export function useCreateAccessToken() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (name: string) =>
+      createdAccessTokenSchema.parse(await apiJson<unknown>('POST', NEXUS_PATHS.accessTokens, { name })),
+    onSuccess: () => client.invalidateQueries({ queryKey: nexusKeys.accessTokens }),
+  });
+}
 
-export const revokeAccessToken = async (id: number) => {
-  await apiJson<unknown>('DELETE', `${NEXUS_PATHS.accessTokens}/${id}`);
-};
+export function useRevokeAccessToken() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: number) => {
+      await apiJson<unknown>('DELETE', `${NEXUS_PATHS.accessTokens}/${id}`);
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: nexusKeys.accessTokens }),
+  });
+}

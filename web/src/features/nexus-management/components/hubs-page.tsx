@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { Check, Copy, KeyRound, Network, Plus, RefreshCw, Trash2 } from 'lucide-react';
 import type { CreatedAccessToken, RemoteHub, RemoteHubState } from '@nexus/agent/contract';
@@ -36,13 +36,12 @@ import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
 import {
   accessTokensQueryOptions,
-  addHub,
-  createAccessToken,
   hubsQueryOptions,
-  nexusKeys,
-  refreshHub,
-  removeHub,
-  revokeAccessToken,
+  useAddHub,
+  useCreateAccessToken,
+  useRefreshHub,
+  useRemoveHub,
+  useRevokeAccessToken,
 } from '@/data/nexus-management';
 import { pageContainer } from '@/components/page-container';
 
@@ -67,26 +66,26 @@ function since(iso: string | null): string {
 }
 
 function AddHubDialog() {
-  const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
   const [token, setToken] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const id = useId();
-  const add = useMutation({
-    mutationFn: addHub,
-    onSuccess: (hub) => {
-      void queryClient.invalidateQueries({ queryKey: nexusKeys.hubs });
-      toast({ title: 'Hub added', description: `${hub.name}: ${STATE_BADGE[hub.state].word}` });
-      setOpen(false);
-    },
-    onError: (e) => setProblem(errorMessage(e) ?? 'The hub could not be added'),
-  });
+  const add = useAddHub();
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setProblem(null);
-    add.mutate({ name: name.trim(), url: url.trim(), token: token.trim() });
+    add.mutate(
+      { name: name.trim(), url: url.trim(), token: token.trim() },
+      {
+        onSuccess: (hub) => {
+          toast({ title: 'Hub added', description: `${hub.name}: ${STATE_BADGE[hub.state].word}` });
+          setOpen(false);
+        },
+        onError: (e) => setProblem(errorMessage(e) ?? 'The hub could not be added'),
+      },
+    );
   };
   return (
     <Dialog
@@ -165,21 +164,19 @@ function AddHubDialog() {
 }
 
 function HubCard({ hub, canManage }: { hub: RemoteHub; canManage: boolean }) {
-  const queryClient = useQueryClient();
-  const refresh = useMutation({
-    mutationFn: () => refreshHub(hub.id),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: nexusKeys.hubs }),
-    onError: (e) => toast({ title: 'Refresh failed', description: errorMessage(e), variant: 'destructive' }),
-  });
-  const remove = useMutation({
-    mutationFn: () => removeHub(hub.id),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: nexusKeys.hubs });
-      toast({ title: 'Hub removed', description: hub.name });
-    },
-    onError: (e) =>
-      toast({ title: 'Could not remove the hub', description: errorMessage(e), variant: 'destructive' }),
-  });
+  const refresh = useRefreshHub(hub.id);
+  const remove = useRemoveHub(hub.id);
+  const refreshNow = () =>
+    refresh.mutate(undefined, {
+      onError: (e) =>
+        toast({ title: 'Refresh failed', description: errorMessage(e), variant: 'destructive' }),
+    });
+  const removeNow = () =>
+    remove.mutate(undefined, {
+      onSuccess: () => toast({ title: 'Hub removed', description: hub.name }),
+      onError: (e) =>
+        toast({ title: 'Could not remove the hub', description: errorMessage(e), variant: 'destructive' }),
+    });
   const badge = STATE_BADGE[hub.state];
   const status = hub.remote?.status;
   return (
@@ -201,7 +198,7 @@ function HubCard({ hub, canManage }: { hub: RemoteHub; canManage: boolean }) {
             variant="ghost"
             size="icon"
             aria-label={`Check ${hub.name} now`}
-            onClick={() => refresh.mutate()}
+            onClick={refreshNow}
             disabled={refresh.isPending}
           >
             <RefreshCw aria-hidden="true" className={refresh.isPending ? 'animate-spin' : undefined} />
@@ -223,7 +220,7 @@ function HubCard({ hub, canManage }: { hub: RemoteHub; canManage: boolean }) {
                 </AlertDialogHeader>
                 <AlertDialogFooter>
                   <AlertDialogCancel>Cancel</AlertDialogCancel>
-                  <AlertDialogAction variant="destructive" onClick={() => remove.mutate()}>
+                  <AlertDialogAction variant="destructive" onClick={removeNow}>
                     Remove
                   </AlertDialogAction>
                 </AlertDialogFooter>
@@ -324,27 +321,26 @@ function CreatedTokenDialog({ created, onClose }: { created: CreatedAccessToken;
 }
 
 function AccessTokens() {
-  const queryClient = useQueryClient();
   const tokens = useQuery(accessTokensQueryOptions(true));
   const [name, setName] = useState('');
   const [created, setCreated] = useState<CreatedAccessToken | null>(null);
   const id = useId();
-  const create = useMutation({
-    mutationFn: createAccessToken,
-    onSuccess: (token) => {
-      setCreated(token);
-      setName('');
-      void queryClient.invalidateQueries({ queryKey: nexusKeys.accessTokens });
-    },
-    onError: (e) =>
-      toast({ title: 'Could not create the token', description: errorMessage(e), variant: 'destructive' }),
-  });
-  const revoke = useMutation({
-    mutationFn: revokeAccessToken,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: nexusKeys.accessTokens }),
-    onError: (e) =>
-      toast({ title: 'Could not revoke the token', description: errorMessage(e), variant: 'destructive' }),
-  });
+  const create = useCreateAccessToken();
+  const revoke = useRevokeAccessToken();
+  const createNow = (tokenName: string) =>
+    create.mutate(tokenName, {
+      onSuccess: (token) => {
+        setCreated(token);
+        setName('');
+      },
+      onError: (e) =>
+        toast({ title: 'Could not create the token', description: errorMessage(e), variant: 'destructive' }),
+    });
+  const revokeNow = (tokenId: number) =>
+    revoke.mutate(tokenId, {
+      onError: (e) =>
+        toast({ title: 'Could not revoke the token', description: errorMessage(e), variant: 'destructive' }),
+    });
   return (
     <Card>
       <CardHeader>
@@ -362,7 +358,7 @@ function AccessTokens() {
           className="flex flex-wrap items-end gap-2"
           onSubmit={(e) => {
             e.preventDefault();
-            if (name.trim()) create.mutate(name.trim());
+            if (name.trim()) createNow(name.trim());
           }}
         >
           <div className="grid gap-2">
@@ -400,7 +396,7 @@ function AccessTokens() {
                     <Button
                       variant="ghost"
                       size="sm"
-                      onClick={() => revoke.mutate(t.id)}
+                      onClick={() => revokeNow(t.id)}
                       disabled={revoke.isPending}
                     >
                       Revoke

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { Cpu, Pencil, Server } from 'lucide-react';
 import { isValidTimeZone, type HubOverview, type ServiceHealthState } from '@nexus/agent/contract';
@@ -24,7 +24,7 @@ import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
 import { formatDuration } from '@/lib/format-duration';
 import { errorMessage } from '@/lib/request';
-import { nexusKeys, overviewQueryOptions, saveIdentity } from '@/data/nexus-management';
+import { overviewQueryOptions, useSaveIdentity } from '@/data/nexus-management';
 
 export const HEALTH_BADGE: Record<
   ServiceHealthState,
@@ -46,24 +46,22 @@ function Fact({ label, value }: { label: string; value: string }) {
 }
 
 function IdentityDialog({ identity }: { identity: HubOverview['identity'] }) {
-  const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
   const [hubName, setHubName] = useState(identity.hubName);
   const [timeZone, setTimeZone] = useState(identity.timeZone);
   const [problem, setProblem] = useState<string | null>(null);
   const id = useId();
-  const save = useMutation({
-    mutationFn: saveIdentity,
-    onSuccess: (overview) => {
-      queryClient.setQueryData(nexusKeys.overview, overview);
+  const save = useSaveIdentity();
+  const onSaved = {
+    onSuccess: (overview: HubOverview) => {
       toast({
         title: 'Hub updated',
         description: `${overview.identity.hubName}, ${overview.identity.timeZone}`,
       });
       setOpen(false);
     },
-    onError: (e) => setProblem(errorMessage(e) ?? 'Saving failed'),
-  });
+    onError: (e: unknown) => setProblem(errorMessage(e) ?? 'Saving failed'),
+  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!isValidTimeZone(timeZone.trim())) {
@@ -71,7 +69,7 @@ function IdentityDialog({ identity }: { identity: HubOverview['identity'] }) {
       return;
     }
     setProblem(null);
-    save.mutate({ hubName: hubName.trim(), timeZone: timeZone.trim() });
+    save.mutate({ hubName: hubName.trim(), timeZone: timeZone.trim() }, onSaved);
   };
   return (
     <Dialog
