@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
+  flowRunTopic,
   apiKeySchema,
   createdApiKeySchema,
   flowExportSchema,
@@ -223,6 +224,18 @@ export function useRevokeApiKey() {
 }
 
 // ---- runs follow the live channel
+
+/** Keeps one run current from its own `flows.run.<id>` topic while it runs (every stage change). */
+export function useFlowRunLive(runId: number | null, running: boolean) {
+  const client = useQueryClient();
+  return useLiveTopic(flowRunTopic(runId ?? 0), {
+    enabled: runId !== null && running,
+    onEvent: (raw) => {
+      const parsed = flowRunSchema.safeParse(raw);
+      if (parsed.success) client.setQueryData(flowKeys.run(parsed.data.id), parsed.data);
+    },
+  });
+}
 
 /** Keeps a flow's run list and each run current from the `flows.<id>.runs` live topic. */
 export function useFlowRunsLive(flowId: number | null) {

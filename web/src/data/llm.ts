@@ -6,6 +6,7 @@ import {
   llmModelListSchema,
   llmProviderSchema,
   llmProvidersHealthSchema,
+  LLM_PULLS_TOPIC,
   pullJobListSchema,
   pullJobSchema,
   routerRuleSchema,
@@ -26,6 +27,7 @@ import { llmStatusKeys } from './llm-status';
 import { billingKeys } from './subscription';
 import { apiJson } from '@/lib/request';
 import { postForEvents } from '@/lib/sse';
+import { useLiveTopic } from '@/lib/live';
 
 export const LLM_API = '/api/llm';
 /** Provider health on the screens: often enough to notice a provider going away. */
@@ -275,4 +277,19 @@ async function readChat(
     signal,
   );
   if (!ended) onEvent({ type: 'error', message: LOST_CONNECTION_MESSAGE, status: 502 });
+}
+
+/** Keeps the model pulls current from the `llm.pulls` live topic; a finished pull refreshes the models. */
+export function usePullsLive() {
+  const client = useQueryClient();
+  return useLiveTopic(LLM_PULLS_TOPIC, {
+    onEvent: (data) => {
+      const parsed = pullJobListSchema.safeParse(data);
+      if (!parsed.success) return;
+      client.setQueryData(llmKeys.pulls(), parsed.data.pulls);
+      if (parsed.data.pulls.some((p) => p.status === 'success')) {
+        void client.invalidateQueries({ queryKey: llmKeys.models() });
+      }
+    },
+  });
 }

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   hubIdentitySchema,
   networkCheckSchema,
@@ -10,6 +10,7 @@ import {
   type SetupStep,
 } from '@nexus/agent/contract';
 import { apiJson } from '@/lib/request';
+import { authUserQueryKey } from './auth';
 
 /** The first-boot wizard's own calls (agent: features/setup); its optional steps use the docker, home-assistant and llm modules. */
 export const SETUP_PATHS = {
@@ -61,17 +62,57 @@ export const networkCheckQueryOptions = () =>
     gcTime: 0,
   });
 
-export const completeSetup = async (input: SetupInput) =>
-  setupResultSchema.parse(await apiJson<unknown>('POST', SETUP_PATHS.setup, input));
+/**
+ * Creates the owner account and the hub's identity. The answer signs the owner in: the setup is no
+ * longer needed, the wizard carries on from its progress, and the header shows the new hub's name.
+ */
+export function useCompleteSetup() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: SetupInput) =>
+      setupResultSchema.parse(await apiJson<unknown>('POST', SETUP_PATHS.setup, input)),
+    onSuccess: (result) => {
+      client.setQueryData(setupKeys.status, { needsSetup: false, suggested: null });
+      client.setQueryData(setupKeys.progress, result.progress);
+      client.setQueryData(setupKeys.identity, { hubName: result.progress.hubName });
+      client.setQueryData(authUserQueryKey, result.user);
+    },
+  });
+}
 
-export const skipSetup = async () =>
-  setupStatusSchema.parse(await apiJson<unknown>('POST', SETUP_PATHS.skip));
+/** "Skip setup": the hub answers its new status, which the wizard's gate then reads. */
+export function useSkipSetup() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async () => setupStatusSchema.parse(await apiJson<unknown>('POST', SETUP_PATHS.skip)),
+    onSuccess: (next) => client.setQueryData(setupKeys.status, next),
+  });
+}
 
-export const updateHubIdentity = async (input: HubIdentityInput) =>
-  setupProgressSchema.parse(await apiJson<unknown>('PUT', SETUP_PATHS.hub, input));
+/** Someone else finished the setup meanwhile: read the status again. */
+export function useRefreshSetupStatus() {
+  const client = useQueryClient();
+  return () => client.invalidateQueries({ queryKey: setupKeys.status });
+}
 
-export const recordStep = async (step: SetupStep, outcome: 'done' | 'skipped') =>
-  setupProgressSchema.parse(await apiJson<unknown>('POST', `/api/setup/steps/${step}`, { outcome }));
+/** The owner's wizard: each answer is the new progress, and the header follows the hub's name in it. */
+function useProgressMutation<I>(run: (input: I) => Promise<unknown>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: I) => setupProgressSchema.parse(await run(input)),
+    onSuccess: (next) => {
+      client.setQueryData(setupKeys.progress, next);
+      client.setQueryData(setupKeys.identity, { hubName: next.hubName });
+    },
+  });
+}
 
-export const finishSetup = async () =>
-  setupProgressSchema.parse(await apiJson<unknown>('POST', SETUP_PATHS.finish));
+export const useSaveSetupHub = () =>
+  useProgressMutation((input: HubIdentityInput) => apiJson<unknown>('PUT', SETUP_PATHS.hub, input));
+
+export const useRecordStep = () =>
+  useProgressMutation(({ step, outcome }: { step: SetupStep; outcome: 'done' | 'skipped' }) =>
+    apiJson<unknown>('POST', `/api/setup/steps/${step}`, { outcome }),
+  );
+
+export const useFinishSetup = () => useProgressMutation(() => apiJson<unknown>('POST', SETUP_PATHS.finish));

@@ -1,16 +1,15 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { FileAudio, Play } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { flowRunTopic, flowRunSchema, TRIGGER_LABELS, type FlowRun } from '@nexus/agent/contract';
+import { TRIGGER_LABELS, type FlowRun } from '@nexus/agent/contract';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Textarea } from '@/components/ui/textarea';
-import { useLiveTopic } from '@/lib/live';
-import { flowKeys, flowsQueryOptions, runQueryOptions, useRunFlow } from '@/data/flows';
+import { flowsQueryOptions, runQueryOptions, useFlowRunLive, useRunFlow } from '@/data/flows';
 import { builderPath } from './gallery-page';
 import { parseTypedInput } from './run-panel';
 import { ClipRecorder } from './clip-recorder';
@@ -30,18 +29,11 @@ export function SimulationsPage() {
   const [clip, setClip] = useState<{ wav: Blob; label: string } | null>(null);
   const [runId, setRunId] = useState<number | null>(null);
   const start = useRunFlow(flowId ?? 0);
-  const client = useQueryClient();
   const runQuery = useQuery(runQueryOptions(runId ?? 0));
   const run: FlowRun | null = runId === null ? null : (runQuery.data ?? null);
 
   // The run's own topic: every stage change while it runs.
-  useLiveTopic(flowRunTopic(runId ?? 0), {
-    enabled: runId !== null && run?.status !== 'succeeded' && run?.status !== 'failed',
-    onEvent: (raw) => {
-      const parsed = flowRunSchema.safeParse(raw);
-      if (parsed.success) client.setQueryData(flowKeys.run(parsed.data.id), parsed.data);
-    },
-  });
+  useFlowRunLive(runId, run?.status !== 'succeeded' && run?.status !== 'failed');
 
   function simulate(withClip: boolean) {
     start.mutate(withClip && clip ? { wav: clip.wav } : { value: parseTypedInput(text) }, {

@@ -1,8 +1,8 @@
 import { Fact } from '@/components/fact-list';
 import { useState, type FormEvent } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Boxes, Download, Info, Trash2, X } from 'lucide-react';
-import { LLM_PULLS_TOPIC, pullJobListSchema, type LlmModelInfo, type PullJob } from '@nexus/agent/contract';
+import { type LlmModelInfo, type PullJob } from '@nexus/agent/contract';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
@@ -14,17 +14,16 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { toast } from '@/components/ui/use-toast';
 import { useAuth } from '@/features/auth';
 import { formatBytes } from '@/lib/format-bytes';
-import { useLiveTopic } from '@/lib/live';
 import { errorMessage } from '@/lib/request';
 import {
   modelDetailsQueryOptions,
-  llmKeys,
   modelsQueryOptions,
   providersQueryOptions,
   pullsQueryOptions,
   useCancelPull,
   useDeleteModel,
   useStartPull,
+  usePullsLive,
 } from '@/data/llm';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { EmptyState, LoadError, RowsSkeleton, Section } from './section';
@@ -220,7 +219,6 @@ const percent = (job: PullJob) => (job.total > 0 ? Math.floor((job.completed / j
 
 /** Pull form and the pull jobs, followed live; a reload re-attaches because the jobs live in the agent. */
 function PullsSection() {
-  const queryClient = useQueryClient();
   const pulls = useQuery(pullsQueryOptions());
   const providers = useQuery(providersQueryOptions());
   const startPull = useStartPull();
@@ -230,15 +228,7 @@ function PullsSection() {
   const [providerId, setProviderId] = useState<string>('');
   const target = providerId || (ollamas[0] ? String(ollamas[0].id) : '');
 
-  useLiveTopic(LLM_PULLS_TOPIC, {
-    onEvent: (data) => {
-      const parsed = pullJobListSchema.safeParse(data);
-      if (parsed.success) queryClient.setQueryData(llmKeys.pulls(), parsed.data.pulls);
-      if (parsed.success && parsed.data.pulls.some((p) => p.status === 'success')) {
-        void queryClient.invalidateQueries({ queryKey: llmKeys.models() });
-      }
-    },
-  });
+  usePullsLive();
 
   function submit(e: FormEvent) {
     e.preventDefault();

@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
 import { ShieldAlert } from 'lucide-react';
 import type { SetupProgress, SetupStep } from '@nexus/agent/contract';
@@ -8,18 +8,17 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
 import { toast } from '@/components/ui/use-toast';
-import { authUserQueryKey } from '@/data/auth';
 import { useAuth } from '@/features/auth';
 import { ApiRequestError, errorMessage } from '@/lib/request';
 import {
-  completeSetup,
-  finishSetup,
-  recordStep,
-  setupKeys,
   setupProgressQueryOptions,
   setupStatusQueryOptions,
-  skipSetup,
-  updateHubIdentity,
+  useCompleteSetup,
+  useFinishSetup,
+  useRecordStep,
+  useRefreshSetupStatus,
+  useSaveSetupHub,
+  useSkipSetup,
 } from '@/data/setup';
 import { canRevisit, nextStep, previousStep } from '../steps';
 import { browserTimeZone, clearDraft, loadDraft, saveDraft, type WizardDraft } from '../wizard-draft';
@@ -42,7 +41,6 @@ function suggestedZone(hubZone: string | undefined): string {
  * so far survive a reload in this tab, the password excepted.
  */
 function FirstBootWizard() {
-  const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const status = useQuery(setupStatusQueryOptions());
   const [draft, setDraft] = useState<WizardDraft>(() => loadDraft(session()));
@@ -62,39 +60,39 @@ function FirstBootWizard() {
   const passwordMissing = draft.step === 'hub' && password === '';
   const step: SetupStep = passwordMissing ? 'owner' : draft.step;
 
-  const create = useMutation({
-    mutationFn: completeSetup,
-    onSuccess: (result) => {
-      clearDraft(session());
-      queryClient.setQueryData(setupKeys.status, { needsSetup: false, suggested: null });
-      queryClient.setQueryData(setupKeys.progress, result.progress);
-      queryClient.setQueryData(setupKeys.identity, { hubName: result.progress.hubName });
-      // Signed in: the console's signed-in routes take over, and /install carries on from the network check.
-      queryClient.setQueryData(authUserQueryKey, result.user);
-      navigate('/install', { replace: true });
-      toast({
-        title: 'Owner account created',
-        description: `Welcome, ${result.user.name}. You are signed in.`,
-      });
-    },
-    onError: (e) => {
-      if (e instanceof ApiRequestError && e.status === 409) {
-        setAlreadySetUp(true);
-        return;
-      }
-      setError(errorMessage(e) ?? 'The hub could not be set up');
-    },
-  });
+  const create = useCompleteSetup();
+  const skip = useSkipSetup();
+  const refreshSetupStatus = useRefreshSetupStatus();
 
-  const skip = useMutation({
-    mutationFn: skipSetup,
-    onSuccess: (next) => {
-      clearDraft(session());
-      queryClient.setQueryData(setupKeys.status, next);
-      navigate('/auth');
-    },
-    onError: (e) => toast({ title: 'Could not skip', description: errorMessage(e), variant: 'destructive' }),
-  });
+  const createOwner = (input: Parameters<typeof create.mutate>[0]) =>
+    create.mutate(input, {
+      onSuccess: (result) => {
+        clearDraft(session());
+        // Signed in: the console's signed-in routes take over, and /install carries on from the network check.
+        navigate('/install', { replace: true });
+        toast({
+          title: 'Owner account created',
+          description: `Welcome, ${result.user.name}. You are signed in.`,
+        });
+      },
+      onError: (e) => {
+        if (e instanceof ApiRequestError && e.status === 409) {
+          setAlreadySetUp(true);
+          return;
+        }
+        setError(errorMessage(e) ?? 'The hub could not be set up');
+      },
+    });
+
+  const skipSetup = () =>
+    skip.mutate(undefined, {
+      onSuccess: () => {
+        clearDraft(session());
+        navigate('/auth');
+      },
+      onError: (e) =>
+        toast({ title: 'Could not skip', description: errorMessage(e), variant: 'destructive' }),
+    });
 
   if (alreadySetUp) {
     return (
@@ -110,7 +108,7 @@ function FirstBootWizard() {
           <Button
             onClick={() => {
               clearDraft(session());
-              void queryClient.invalidateQueries({ queryKey: setupKeys.status });
+              void refreshSetupStatus();
               navigate('/auth');
             }}
           >
@@ -135,7 +133,7 @@ function FirstBootWizard() {
       ) : step === 'welcome' ? (
         <WelcomeStep
           onStart={() => update({ step: 'owner' })}
-          onSkip={() => skip.mutate()}
+          onSkip={skipSetup}
           onRestore={() => setRestoring(true)}
           skipping={skip.isPending}
         />
@@ -164,7 +162,7 @@ function FirstBootWizard() {
           onSubmit={(values) => {
             setError(null);
             update(values);
-            create.mutate({ ...values, owner });
+            createOwner({ ...values, owner });
           }}
         />
       )}
@@ -177,40 +175,42 @@ function FirstBootWizard() {
  * at its current step. Steps already done can be opened again from the list.
  */
 function OwnerWizard({ progress }: { progress: SetupProgress }) {
-  const queryClient = useQueryClient();
   const [viewing, setViewing] = useState<SetupStep | null>(null);
   const [error, setError] = useState<string | null>(null);
   const step = viewing ?? progress.currentStep;
 
-  const apply = (next: SetupProgress) => {
-    queryClient.setQueryData(setupKeys.progress, next);
-    // The header and the title show the name the owner just chose.
-    queryClient.setQueryData(setupKeys.identity, { hubName: next.hubName });
+  // The data module keeps the progress and the header's hub name; the wizard moves on.
+  const apply = useCallback(() => {
     setViewing(null);
     setError(null);
-  };
+  }, []);
   const onFailure = (e: unknown) => {
     setError(errorMessage(e) ?? 'Saving failed');
     toast({ title: 'Setup step failed', description: errorMessage(e), variant: 'destructive' });
   };
 
-  const record = useMutation({
-    mutationFn: ({ step: s, outcome }: { step: SetupStep; outcome: 'done' | 'skipped' }) =>
-      recordStep(s, outcome),
-    onSuccess: apply,
-    onError: onFailure,
-  });
-  const saveHub = useMutation({ mutationFn: updateHubIdentity, onSuccess: apply, onError: onFailure });
-  const finish = useMutation({ mutationFn: finishSetup, onSuccess: apply });
+  const recordMutation = useRecordStep();
+  const saveHubMutation = useSaveSetupHub();
+  const finishMutation = useFinishSetup();
+  const record = {
+    ...recordMutation,
+    mutate: (input: { step: SetupStep; outcome: 'done' | 'skipped' }) =>
+      recordMutation.mutate(input, { onSuccess: apply, onError: onFailure }),
+  };
+  const saveHub = {
+    ...saveHubMutation,
+    mutate: (input: Parameters<typeof saveHubMutation.mutate>[0]) =>
+      saveHubMutation.mutate(input, { onSuccess: apply, onError: onFailure }),
+  };
 
   // Reaching the last step finishes the setup, once.
   const finishing = useRef(false);
   useEffect(() => {
     if (step === 'done' && !progress.finishedAt && !finishing.current) {
       finishing.current = true;
-      finish.mutate();
+      finishMutation.mutate(undefined, { onSuccess: apply });
     }
-  }, [step, progress.finishedAt, finish]);
+  }, [step, progress.finishedAt, finishMutation, apply]);
 
   const back = () => {
     const previous = previousStep(step);
