@@ -207,12 +207,15 @@ describe('the update', () => {
   });
 
   it('updates to a healthy image, keeping env, labels, mounts and restart policy; one update at a time', async () => {
+    // The registry holds the download, so the second asks while the first surely runs.
+    const release = sim.holdBlobs();
+    const seen = sim.requests.length;
     const first = owner.post(`/api/docker/containers/${names.app}/update`);
-    // The second asks while the first runs (it pulls, then waits for the healthcheck).
     await expect
-      .poll(() => sim.requests.some((r) => r.startsWith('GET /v2/') && r.includes('/blobs/')))
+      .poll(() => sim.requests.slice(seen).some((r) => r.startsWith('GET /v2/') && r.includes('/blobs/')))
       .toBe(true);
     const second = await owner.post(`/api/docker/containers/${names.app}/update`);
+    release();
     expect(second.status).toBe(409);
     const res = await first;
     expect(res.status).toBe(200);

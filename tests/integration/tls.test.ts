@@ -115,8 +115,15 @@ describe('HTTPS with the hub’s own CA', () => {
   let owner: Client;
   let member: Client;
   let caPem: string;
+  /**
+   * The machine's addresses before the agent started. Other test files add and remove interfaces
+   * (network namespaces' veth pairs) while this one runs; the certificate must name every address
+   * that was there throughout, and is issued again when they change.
+   */
+  let addressesAtStart: string[];
 
   beforeAll(async () => {
+    addressesAtStart = machineAddresses();
     agent = await startAgent();
     owner = new Client(agent.url);
     await signUp(owner, { name: 'TLS Owner' });
@@ -151,7 +158,8 @@ describe('HTTPS with the hub’s own CA', () => {
 
     const hostname = os.hostname().toLowerCase();
     const names = ['localhost', hostname, `${hostname.split('.')[0]}.local`];
-    const addresses = [...machineAddresses(), '127.0.0.1', '::1'];
+    const now = machineAddresses();
+    const addresses = [...addressesAtStart.filter((a) => now.includes(a)), '127.0.0.1', '::1'];
     expect(addresses.length).toBeGreaterThan(2);
     // Checked against the certificate, not dialled: only 127.0.0.1 carries test traffic.
     for (const name of [...names, ...addresses]) {
@@ -372,10 +380,17 @@ describe('HTTPS with the hub’s own CA', () => {
   });
 
   it('keeps its CA and certificate across a restart', async () => {
-    const before = (await handshake(agent)).cert.fingerprint256;
+    const before = (await handshake(agent)).cert;
     await agent.stop();
     agent = await startAgent({ dataDir: agent.dataDir });
     expect((await plainGet(agent, '/ca.crt')).body).toBe(caPem);
-    expect((await handshake(agent, { ca: caPem })).cert.fingerprint256).toBe(before);
+    const after = await handshake(agent, { ca: caPem });
+    expect(after.authorized).toBe(true);
+    // The same certificate when it names the same addresses. Other test files' containers and
+    // namespaces add and remove interfaces meanwhile; then it is issued again by the same CA, which
+    // `authorized` above proves.
+    if (after.cert.subjectaltname === before.subjectaltname) {
+      expect(after.cert.fingerprint256).toBe(before.fingerprint256);
+    }
   });
 });

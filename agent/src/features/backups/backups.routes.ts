@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -88,6 +89,7 @@ export async function receiveRestore(
   let passphrase: string | null = null;
   let gotFile = false;
   let tooLarge = false;
+  let file: fs.WriteStream | null = null;
   try {
     let parser: busboy.Busboy;
     try {
@@ -116,7 +118,8 @@ export async function receiveRestore(
       stream.on('limit', () => {
         tooLarge = true;
       });
-      writes.push(pipeline(stream, fs.createWriteStream(upload, { mode: 0o600 })));
+      file = fs.createWriteStream(upload, { mode: 0o600 });
+      writes.push(pipeline(stream, file));
     });
     let failure: unknown = null;
     try {
@@ -149,6 +152,10 @@ export async function receiveRestore(
     if (given.length > MAX_BACKUP_PASSPHRASE_LENGTH) throw badRequest('The passphrase is too long');
     return await service.stageRestore(upload, given, by);
   } finally {
+    // A write stream destroyed by a cut upload may still be opening its file: wait until it has
+    // closed, or the file would appear again after it was removed.
+    const open = file as fs.WriteStream | null;
+    if (open && !open.closed) await once(open, 'close').catch(() => undefined);
     fs.rmSync(upload, { force: true });
   }
 }
