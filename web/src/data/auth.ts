@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   TWO_FACTOR_REQUIRED_MESSAGE,
   publicUserSchema,
@@ -51,6 +51,25 @@ import { useReauth } from '@/lib/reauth-context';
 
 export const AUTH_USER_PATH = '/api/auth/user';
 export const authUserQueryKey = [AUTH_USER_PATH] as const;
+
+/** After a sign-in: the answer is the signed-in user. */
+export function rememberSignedIn(client: QueryClient, user: PublicUser) {
+  client.setQueryData(authUserQueryKey, user);
+}
+
+/** After a registration: the session the server just opened is confirmed by a fresh user check (spec §4). */
+export function confirmNewSession(client: QueryClient) {
+  return client.invalidateQueries({ queryKey: authUserQueryKey });
+}
+
+/**
+ * After a sign-out, also one the server could not be told of (spec §4): no user, and nothing fetched
+ * for the previous account may show to whoever signs in next.
+ */
+export function forgetAccount(client: QueryClient) {
+  client.setQueryData(authUserQueryKey, null);
+  client.removeQueries({ predicate: (query) => query.queryKey[0] !== authUserQueryKey[0] });
+}
 
 /** Spec §4: a 401 or 404 from the user check means signed out; any other failure stays an error. */
 export async function fetchCurrentUser(): Promise<PublicUser | null> {

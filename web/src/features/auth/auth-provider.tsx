@@ -5,13 +5,15 @@ import { isAdminRole, type LoginInput, type PublicUser, type RegisterInput } fro
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
 import {
-  authUserQueryKey,
   authUserQueryOptions,
+  confirmNewSession,
+  forgetAccount,
   isExistingAccount,
   isTwoFactorRequired,
   login,
   logout,
   register,
+  rememberSignedIn,
 } from '@/data/auth';
 
 /** Spec §9: the wait between a successful registration and the move to the dashboard. */
@@ -43,7 +45,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const loginMutation = useMutation({
     mutationFn: login,
     onSuccess: (user) => {
-      queryClient.setQueryData(authUserQueryKey, user);
+      rememberSignedIn(queryClient, user);
       toast({ title: 'Login successful', description: 'Welcome back!' });
     },
     onError: (error) => {
@@ -69,8 +71,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         // The auth screen holds its own redirect while this one is pending (see AuthPage).
         registerMutationRef.current?.reset();
       }, REGISTER_REDIRECT_DELAY_MS);
-      // Spec §4: the session the server just opened is confirmed by a fresh user check.
-      await queryClient.invalidateQueries({ queryKey: authUserQueryKey });
+      await confirmNewSession(queryClient);
     },
     onError: (error) => {
       if (isExistingAccount(error)) {
@@ -105,9 +106,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     },
     // Spec §4: the user is cleared even when the server could not be told.
     onSettled: () => {
-      queryClient.setQueryData(authUserQueryKey, null);
-      // Nothing fetched for the previous account may show to whoever signs in next.
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== authUserQueryKey[0] });
+      forgetAccount(queryClient);
       navigate('/auth');
     },
   });
