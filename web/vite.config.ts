@@ -59,7 +59,18 @@ function serviceWorkerShell(): Plugin {
 export default defineConfig({
   plugins: [react(), tailwindcss(), serviceWorkerShell()],
   resolve: { alias: { '@': path.join(here, 'src') } },
-  build: { outDir: 'dist', emptyOutDir: true, sourcemap: true },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: true,
+    rollupOptions: {
+      output: {
+        // lib/zod-config sets zod's jitless flag before zod loads; as its own chunk, imported first by
+        // the entry, it runs before the shared chunk that holds zod and the agent's contract.
+        manualChunks: (id: string) => (id.endsWith('/src/lib/zod-config.ts') ? 'zod-config' : undefined),
+      },
+    },
+  },
   server: {
     port: 5173,
     // In development the agent serves the API; the console is served by Vite with hot reload.

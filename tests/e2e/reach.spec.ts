@@ -94,6 +94,10 @@ async function walk(page: Page, menuLinks: (page: Page) => Promise<string[]>) {
     // A link the route table does not know would be a not-found screen: nothing to walk there.
     if (!routeTable('signedInRoutes').some((e) => e.paths.some((p) => matchesPattern(p, path)))) continue;
     await openScreen(page, path);
+    // Links inside loaded data (a satellite's controls in the list) come after the skeletons.
+    await expect(page.locator('[data-slot="skeleton"]'))
+      .toHaveCount(0, { timeout: 10_000 })
+      .catch(() => undefined);
     for (const next of await linkPaths(page)) if (!reached.has(next)) reached.set(next, 2);
   }
   const unreached = screensToReach()
