@@ -3,8 +3,27 @@ import { AlertCircle, RefreshCw, type LucideIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/request';
 
-/** "Couldn't load the X" with the agent's reason and, when the screen can ask again, a retry button. */
-export function LoadError({ what, error, onRetry }: { what: string; error: unknown; onRetry?: () => void }) {
+/** What LoadError needs of a failed react-query query: its error, and asking again. */
+interface FailedQuery {
+  error: unknown;
+  refetch: () => Promise<unknown>;
+}
+
+/**
+ * "Couldn't load the X" with the agent's reason and, when the screen can ask again, a retry button.
+ * Pass the failed `query` (its error and its refetch), or an `error` with an optional `onRetry`.
+ */
+export function LoadError({
+  what,
+  query,
+  error = query?.error,
+  onRetry = query ? () => void query.refetch() : undefined,
+}: {
+  what: string;
+  query?: FailedQuery;
+  error?: unknown;
+  onRetry?: () => void;
+}) {
   return (
     <div role="alert" className="flex flex-col items-start gap-3 text-sm">
       <div className="flex items-start gap-2 text-destructive">

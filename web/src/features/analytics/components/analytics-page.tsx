@@ -30,7 +30,8 @@ import { AnomaliesPanel, RoutinesPanel } from './routines-panel';
 import { PredictionsPanel } from './predictions-panel';
 import { SequencesPanel } from './sequences-panel';
 import { SettingsPanel } from './settings-panel';
-import { Empty, LoadError, Loading } from './shared';
+import { Empty, Loading } from './shared';
+import { LoadError } from '@/components/load-state';
 import { SuggestionsPanel } from './suggestions-panel';
 import { TimelinePanel } from './timeline-panel';
 

@@ -8,7 +8,8 @@ import { useAuth } from '@/features/auth';
 import { haEntitiesQueryOptions } from '@/data/home-assistant';
 import { cn } from '@/lib/utils';
 import { WEEKDAYS, WEEKDAYS_SHORT, busiestCell, heatCellWords, heatLevel, heatMax } from '../analytics-logic';
-import { Empty, LoadError, Loading, selectClass } from './shared';
+import { Empty, Loading, selectClass } from './shared';
+import { LoadError } from '@/components/load-state';
 
 /** Five shades of the primary colour, readable in both themes; level 0 is the empty ground. */
 const LEVEL_CLASS = ['bg-muted', 'bg-primary/20', 'bg-primary/45', 'bg-primary/70', 'bg-primary'] as const;
@@ -121,7 +122,7 @@ export function HeatmapPanel() {
       ) : heatmap.data ? (
         <HeatGrid heatmap={heatmap.data} />
       ) : heatmap.error ? (
-        <LoadError what="the heatmap" error={heatmap.error} />
+        <LoadError what="the heatmap" query={heatmap} />
       ) : (
         <Loading label="Loading the heatmap" rows={4} />
       )}

@@ -3,7 +3,8 @@ import { Badge } from '@/components/ui/badge';
 import { Panel } from '@/components/ui/panel';
 import { usePredictions } from '@/data/analytics';
 import { clockIn } from '../analytics-logic';
-import { ConfidenceBar, Empty, LoadError, Loading } from './shared';
+import { ConfidenceBar, Empty, Loading } from './shared';
+import { LoadError } from '@/components/load-state';
 
 /** What is likely in the next hour, and the pattern each guess stands on. */
 export function PredictionsPanel() {
@@ -58,7 +59,7 @@ export function PredictionsPanel() {
           </Empty>
         )
       ) : predictions.error ? (
-        <LoadError what="the predictions" error={predictions.error} />
+        <LoadError what="the predictions" query={predictions} />
       ) : (
         <Loading label="Loading the predictions" />
       )}

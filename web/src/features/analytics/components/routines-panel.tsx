@@ -10,7 +10,8 @@ import {
   supportWords,
   type HistoryStage,
 } from '../analytics-logic';
-import { ConfidenceBar, Empty, LoadError, Loading } from './shared';
+import { ConfidenceBar, Empty, Loading } from './shared';
+import { LoadError } from '@/components/load-state';
 
 /** Routines, strongest first: an entity reaching a state at a usual time of day. */
 export function RoutinesPanel({ stage }: { stage: HistoryStage | null }) {
@@ -65,7 +66,7 @@ export function RoutinesPanel({ stage }: { stage: HistoryStage | null }) {
           </Empty>
         )
       ) : routines.error ? (
-        <LoadError what="the routines" error={routines.error} />
+        <LoadError what="the routines" query={routines} />
       ) : (
         <Loading label="Loading the routines" />
       )}
@@ -98,7 +99,7 @@ export function AnomaliesPanel() {
           <Empty>Nothing out of the ordinary today.</Empty>
         )
       ) : anomalies.error ? (
-        <LoadError what="the anomalies" error={anomalies.error} />
+        <LoadError what="the anomalies" query={anomalies} />
       ) : (
         <Loading label="Loading the anomalies" rows={2} />
       )}

@@ -4,7 +4,8 @@ import { Panel } from '@/components/ui/panel';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { useSequences } from '@/data/analytics';
 import { durationWords, liftWords } from '../analytics-logic';
-import { ConfidenceBar, Empty, LoadError, Loading } from './shared';
+import { ConfidenceBar, Empty, Loading } from './shared';
+import { LoadError } from '@/components/load-state';
 
 /** A then B within a window: e.g. the front door opens, then the hallway light goes on. */
 export function SequencesPanel() {
@@ -64,7 +65,7 @@ export function SequencesPanel() {
           </Empty>
         )
       ) : sequences.error ? (
-        <LoadError what="the sequences" error={sequences.error} />
+        <LoadError what="the sequences" query={sequences} />
       ) : (
         <Loading label="Loading the sequences" />
       )}

@@ -12,7 +12,8 @@ import { useAnalyticsSettings, useDeleteHistory, useSaveAnalyticsSettings } from
 import { haEntitiesQueryOptions } from '@/data/home-assistant';
 import { errorMessage } from '@/lib/request';
 import { entityMatches, parseRetention } from '../analytics-logic';
-import { LoadError, Loading, selectClass } from './shared';
+import { Loading, selectClass } from './shared';
+import { LoadError } from '@/components/load-state';
 
 /** Admin only: how long history is kept, which entities are never recorded, and deleting it. */
 export function SettingsPanel() {
@@ -27,7 +28,7 @@ export function SettingsPanel() {
         // A new answer (a save, or another admin's) starts the form afresh from what the agent holds.
         <SettingsForm key={settings.dataUpdatedAt} saved={settings.data} />
       ) : settings.error ? (
-        <LoadError what="the settings" error={settings.error} />
+        <LoadError what="the settings" query={settings} />
       ) : (
         <Loading label="Loading the settings" rows={2} />
       )}

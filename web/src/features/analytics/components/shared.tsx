@@ -1,7 +1,5 @@
 import type { ReactNode } from 'react';
-import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Skeleton } from '@/components/ui/skeleton';
-import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
 import { percent } from '../analytics-logic';
 
@@ -13,15 +11,6 @@ export function Loading({ label, rows = 3 }: { label: string; rows?: number }) {
         <Skeleton key={i} className="h-10 w-full" />
       ))}
     </div>
-  );
-}
-
-export function LoadError({ what, error }: { what: string; error: unknown }) {
-  return (
-    <Alert variant="destructive">
-      <AlertTitle>Could not load {what}</AlertTitle>
-      <AlertDescription>{errorMessage(error) ?? 'The agent did not answer.'}</AlertDescription>
-    </Alert>
   );
 }
 

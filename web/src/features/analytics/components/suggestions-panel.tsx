@@ -9,7 +9,8 @@ import { toast } from '@/components/ui/use-toast';
 import { useCreateAutomationFromSuggestion, useDismissSuggestion, useSuggestions } from '@/data/analytics';
 import { useAuth } from '@/features/auth';
 import { errorMessage } from '@/lib/request';
-import { Empty, LoadError, Loading } from './shared';
+import { Empty, Loading } from './shared';
+import { LoadError } from '@/components/load-state';
 
 /** Strong patterns as Home Assistant automations: read the YAML, then create it (admins) or dismiss it. */
 export function SuggestionsPanel() {
@@ -50,7 +51,7 @@ export function SuggestionsPanel() {
           ) : null}
         </>
       ) : suggestions.error ? (
-        <LoadError what="the suggestions" error={suggestions.error} />
+        <LoadError what="the suggestions" query={suggestions} />
       ) : (
         <Loading label="Loading the suggestions" />
       )}

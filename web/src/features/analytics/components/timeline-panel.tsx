@@ -14,7 +14,8 @@ import {
   timelineSegments,
   type StateTone,
 } from '../analytics-logic';
-import { Empty, LoadError, Loading } from './shared';
+import { Empty, Loading } from './shared';
+import { LoadError } from '@/components/load-state';
 
 const TONE_CLASS: Record<StateTone, string> = {
   active: 'bg-primary',
@@ -116,7 +117,7 @@ export function TimelinePanel() {
           <Empty>No change recorded on {data.date}. Pick another day, or wait for history to be read.</Empty>
         )
       ) : timeline.error ? (
-        <LoadError what="the timeline" error={timeline.error} />
+        <LoadError what="the timeline" query={timeline} />
       ) : (
         <Loading label="Loading the timeline" />
       )}

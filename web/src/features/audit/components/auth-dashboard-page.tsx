@@ -170,7 +170,7 @@ function Activity() {
   if (summary.error) {
     return (
       <Panel title="Sign-ins per day" icon={BarChart3} actions={period}>
-        <LoadError what="the sign-in activity" error={summary.error} onRetry={() => void summary.refetch()} />
+        <LoadError what="the sign-in activity" query={summary} />
       </Panel>
     );
   }
@@ -353,7 +353,7 @@ function EventLog() {
       {events.isPending ? (
         <RowsSkeleton rows={8} label="Loading security events" />
       ) : events.error ? (
-        <LoadError what="the security events" error={events.error} onRetry={() => void events.refetch()} />
+        <LoadError what="the security events" query={events} />
       ) : rows.length === 0 ? (
         <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">
           {filtered ? 'No events match these filters.' : 'No security events yet.'}

@@ -41,7 +41,7 @@ export function ActivationPage() {
       {status.isPending ? (
         <RowsSkeleton rows={4} />
       ) : status.error ? (
-        <LoadError what="the subscription" error={status.error} onRetry={() => void status.refetch()} />
+        <LoadError what="the subscription" query={status} />
       ) : (
         <>
           <GraceBanner status={status.data} />

@@ -62,7 +62,7 @@ export function BillingPage() {
       {status.isPending ? (
         <RowsSkeleton rows={6} />
       ) : status.error ? (
-        <LoadError what="the subscription" error={status.error} onRetry={() => void status.refetch()} />
+        <LoadError what="the subscription" query={status} />
       ) : (
         <>
           <GraceBanner status={status.data} />
@@ -211,7 +211,7 @@ function UsagePanels() {
     usage.isPending ? (
       <RowsSkeleton rows={4} />
     ) : usage.error ? (
-      <LoadError what="the usage" error={usage.error} onRetry={() => void usage.refetch()} />
+      <LoadError what="the usage" query={usage} />
     ) : (
       render(usage.data)
     );

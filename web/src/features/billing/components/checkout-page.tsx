@@ -73,7 +73,7 @@ function Checkout({ heading }: { heading: string }) {
       {status.isPending ? (
         <RowsSkeleton rows={6} />
       ) : status.error ? (
-        <LoadError what="the subscription" error={status.error} onRetry={() => void status.refetch()} />
+        <LoadError what="the subscription" query={status} />
       ) : (
         <>
           <GraceBanner status={status.data} showRenew={false} />

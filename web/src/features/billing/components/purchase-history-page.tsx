@@ -42,11 +42,7 @@ export function PurchaseHistoryPage() {
         {licences.isPending ? (
           <RowsSkeleton rows={4} />
         ) : licences.error ? (
-          <LoadError
-            what="the purchase history"
-            error={licences.error}
-            onRetry={() => void licences.refetch()}
-          />
+          <LoadError what="the purchase history" query={licences} />
         ) : licences.data.length === 0 ? (
           <EmptyState icon={Receipt} title="No licences yet">
             Licences you activate on this hub are listed here, each with its receipt.{' '}

@@ -178,11 +178,7 @@ export function ChatPanel({ ollamaOnly = false }: { ollamaOnly?: boolean }) {
         {conversations.isPending ? (
           <RowsSkeleton rows={4} />
         ) : conversations.error ? (
-          <LoadError
-            what="your conversations"
-            error={conversations.error}
-            onRetry={() => void conversations.refetch()}
-          />
+          <LoadError what="your conversations" query={conversations} />
         ) : conversations.data.length === 0 ? (
           <p className="p-2 text-sm text-muted-foreground">
             Your chats are saved here. Start one on the right.
@@ -273,7 +269,7 @@ export function ChatPanel({ ollamaOnly = false }: { ollamaOnly?: boolean }) {
 
         <div className="flex-1 overflow-y-auto p-4" aria-live="polite" aria-busy={streaming}>
           {models.error ? (
-            <LoadError what="the models" error={models.error} onRetry={() => void models.refetch()} />
+            <LoadError what="the models" query={models} />
           ) : entries.length === 0 ? (
             choices.length === 0 && !models.isPending ? (
               <EmptyState icon={Bot} title="No model to chat with yet">

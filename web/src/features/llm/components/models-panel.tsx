@@ -50,7 +50,7 @@ export function ModelsPanel({ ollamaOnly = false }: { ollamaOnly?: boolean }) {
         {models.isPending ? (
           <RowsSkeleton rows={4} />
         ) : models.error ? (
-          <LoadError what="the models" error={models.error} onRetry={() => void models.refetch()} />
+          <LoadError what="the models" query={models} />
         ) : list.length === 0 ? (
           <EmptyState icon={Boxes} title="No models yet">
             {isAdmin
@@ -287,9 +287,7 @@ function PullsSection() {
           Pull
         </Button>
       </form>
-      {pulls.error ? (
-        <LoadError what="the pulls" error={pulls.error} onRetry={() => void pulls.refetch()} />
-      ) : null}
+      {pulls.error ? <LoadError what="the pulls" query={pulls} /> : null}
       {pulls.data?.length ? (
         <ul className="grid gap-3" aria-label="Pulls">
           {pulls.data.map((job) => (

@@ -17,10 +17,7 @@ const TYPE_LABEL = {
 export function PipelinePanel() {
   const status = useQuery(llmPipelineStatusQueryOptions());
   if (status.isPending) return <RowsSkeleton rows={5} />;
-  if (status.error)
-    return (
-      <LoadError what="the pipeline status" error={status.error} onRetry={() => void status.refetch()} />
-    );
+  if (status.error) return <LoadError what="the pipeline status" query={status} />;
   const s = status.data;
   return (
     <div className="grid gap-4 lg:grid-cols-[20rem_1fr]">

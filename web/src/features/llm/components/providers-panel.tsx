@@ -57,7 +57,7 @@ export function ProvidersPanel() {
       {providers.isPending ? (
         <RowsSkeleton rows={3} />
       ) : providers.error ? (
-        <LoadError what="the providers" error={providers.error} onRetry={() => void providers.refetch()} />
+        <LoadError what="the providers" query={providers} />
       ) : (
         <div className="overflow-x-auto">
           <Table label="Providers table">

@@ -46,8 +46,7 @@ export function RouterPanel() {
   const models = useQuery(modelsQueryOptions());
 
   if (router.isPending || providers.isPending) return <RowsSkeleton rows={6} />;
-  if (router.error)
-    return <LoadError what="the router" error={router.error} onRetry={() => void router.refetch()} />;
+  if (router.error) return <LoadError what="the router" query={router} />;
   if (providers.error) return <LoadError what="the providers" error={providers.error} />;
 
   return (

@@ -85,7 +85,7 @@ export function TokenizationPage() {
         {result.isPending ? (
           <RowsSkeleton rows={3} />
         ) : result.error ? (
-          <LoadError what="the tokens" error={result.error} onRetry={() => void result.refetch()} />
+          <LoadError what="the tokens" query={result} />
         ) : (
           <>
             <dl className="grid grid-cols-3 gap-4 text-sm" aria-live="polite">

@@ -66,7 +66,7 @@ export function UsagePage() {
       {usage.isPending ? (
         <RowsSkeleton rows={8} />
       ) : usage.error ? (
-        <LoadError what="the usage" error={usage.error} onRetry={() => void usage.refetch()} />
+        <LoadError what="the usage" query={usage} />
       ) : usage.data.rows.length === 0 ? (
         <EmptyState icon={BarChart3} title={`No AI messages in the last ${days} days`}>
           Chat with a model on the LLM Control Center and the use shows up here.
