@@ -26,6 +26,9 @@ command -v ip >/dev/null 2>&1 || missing+=(iproute2)
 command -v ping >/dev/null 2>&1 || missing+=(iputils-ping)
 # The network tools (tests/integration/network-tools.test.ts) run ping (above) and tracepath against loopback.
 command -v tracepath >/dev/null 2>&1 || missing+=(iputils-tracepath)
+# The fleet tests (issue 24) need a real Docker Swarm, which Podman lacks: Debian's docker.io daemon,
+# started by tests/support/swarm.ts with its own roots and socket.
+command -v dockerd >/dev/null 2>&1 || missing+=(docker.io)
 
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then

@@ -46,6 +46,11 @@ export const AUDIT_EVENT_TYPES = [
   'analytics_settings_changed',
   'analytics_history_deleted',
   'analytics_automation_created',
+  'fleet_created',
+  'fleet_joined',
+  'fleet_left',
+  'fleet_token_rotated',
+  'fleet_node_changed',
 ] as const;
 export const auditEventTypeSchema = z.enum(AUDIT_EVENT_TYPES);
 export type AuditEventType = z.infer<typeof auditEventTypeSchema>;

@@ -178,8 +178,16 @@ export const stackVariablesSchema = z.record(
   z.string().max(4096),
 );
 
+/**
+ * Where a stack runs (issue 24): this hub (containers, as docker compose makes them) or the fleet
+ * (swarm services, as `docker stack deploy` makes them; contract/fleet.ts).
+ */
+export const stackTargetSchema = z.enum(['hub', 'fleet']);
+export type StackTarget = z.infer<typeof stackTargetSchema>;
+
 export const deployStackInputSchema = z.object({
   name: stackNameSchema,
+  target: stackTargetSchema.optional().default('hub'),
   compose: z
     .string()
     .min(1, 'The compose file is empty')

@@ -35,3 +35,4 @@ export * from './network-visitor.js';
 export * from './network.js';
 export * from './analytics.js';
 export * from './tls.js';
+export * from './fleet.js';

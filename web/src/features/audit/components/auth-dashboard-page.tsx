@@ -81,6 +81,11 @@ const EVENT_LABELS: Record<AuditEventType, string> = {
   analytics_settings_changed: 'Analytics settings changed',
   analytics_history_deleted: 'Analytics history deleted',
   analytics_automation_created: 'Automation created from a suggestion',
+  fleet_created: 'Fleet created',
+  fleet_joined: 'Joined a fleet',
+  fleet_left: 'Left the fleet',
+  fleet_token_rotated: 'Fleet join token rotated',
+  fleet_node_changed: 'Fleet node changed',
 };
 
 /** /auth-dashboard: sign-in activity and the security event log, for admins. */
