@@ -36,6 +36,17 @@ export const test = base.extend<{ admin: Account }, { haAgent: RunningAgent; sim
   admin: async ({ haAgent, page }, use) => {
     const account = await createAccount(haAgent, { name: 'Ada Admin', role: 'admin' });
     await signIn(page, account);
+    // The screens read Home Assistant's state once and then every 30 s: on a loaded machine the
+    // agent may still be connecting when the first test opens its screen, so wait for the connection.
+    await expect
+      .poll(
+        async () => {
+          const answer = await page.request.get('/api/ha/status');
+          return answer.ok() ? ((await answer.json()) as { state: string }).state : `HTTP ${answer.status()}`;
+        },
+        { timeout: 30_000, message: 'the agent connects to the Home Assistant simulator' },
+      )
+      .toBe('connected');
     await use(account);
   },
 });

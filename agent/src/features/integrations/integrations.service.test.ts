@@ -180,6 +180,30 @@ describe('integrations', () => {
     });
   });
 
+  it('a degraded Home Assistant connection says why', async () => {
+    const service = createIntegrationsService(
+      deps({
+        homeAssistant: {
+          status: () =>
+            ({
+              state: 'connected',
+              health: 'degraded',
+              message: 'Home Assistant answers slowly (1234 ms)',
+              counts: { states: 3 },
+            }) as unknown as HaStatus,
+          settings: () => ({ configured: true, url: 'http://ha.lan:8123' }),
+          connectionTest: async () => ({ ok: true, steps: [], totalMs: 0, haVersion: null, testedAt: NOW }),
+        },
+      }),
+    );
+    const { integrations } = await service.list('admin');
+    expect(integrations.find((i) => i.id === 'home-assistant')).toMatchObject({
+      state: 'degraded',
+      detail:
+        'Connected to Home Assistant, 3 entities at http://ha.lan:8123; Home Assistant answers slowly (1234 ms)',
+    });
+  });
+
   it('shows ntfy as not set up until the notifications feature supplies its status', async () => {
     const { integrations } = await createIntegrationsService(deps({ ntfyStatus: undefined })).list('admin');
     expect(integrations.find((i) => i.id === 'ntfy')!.state).toBe('not_configured');

@@ -202,11 +202,13 @@ export function createIntegrationsService(deps: IntegrationsDeps) {
     const failed = probe?.steps.find((s) => s.status === 'failed');
     if (status.state === 'connected') {
       const version = status.haVersion ? ` ${status.haVersion}` : '';
-      const detail = `Connected to Home Assistant${version}${status.locationName ? ` (${status.locationName})` : ''}, ${status.counts.states} entities`;
+      // A degraded connection (slow or missed pings, a registry that failed to load) says why.
+      const why = status.health === 'degraded' && status.message ? `; ${status.message}` : '';
+      const connected = `Connected to Home Assistant${version}${status.locationName ? ` (${status.locationName})` : ''}, ${status.counts.states} entities`;
       return {
         state: status.health === 'degraded' || failed ? 'degraded' : 'connected',
-        detail,
-        adminDetail: `${detail}${where}${failed ? `; the test failed at ${failed.label}: ${failed.problem ?? ''}` : ''}`,
+        detail: `${connected}${why}`,
+        adminDetail: `${connected}${where}${why}${failed ? `; the test failed at ${failed.label}: ${failed.problem ?? ''}` : ''}`,
         ok: probe ? probe.ok : true,
       };
     }
