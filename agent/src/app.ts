@@ -891,12 +891,15 @@ export function createApp(deps: AppDeps) {
   app.onError(errorHandler);
   app.notFound(apiNotFound);
   // The features' cheap reads, answered before Hono when the caller is signed in: the same
-  // session service and Host check as the middleware above. A server uses
-  // `hotReads.createServer` (or `hotReads.handle`); what every request gets belongs here too.
+  // session service and Host check as the middleware above (http/hot-reads.ts says how a feature
+  // adds one). A server uses `hotReads.createServer` (or `hotReads.handle`); what every request
+  // gets belongs here too.
   const hotReads = createHotReads({
     log: deps.log,
     validate: (token) => sessions.validate(token),
     hostAllowed: hostCheck,
+    isGetRoute: (path) => app.routes.some((r) => r.method === 'GET' && r.path === path),
+    nextRequestId,
     routes: { ...metrics.hotReads },
   });
   return Object.assign(app, { hotReads });
