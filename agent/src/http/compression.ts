@@ -60,13 +60,16 @@ const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 /** Answers without a body, or whose body must not change: left exactly as the route made them. */
 function untouchable(c: Context): boolean {
   const res = c.res;
-  if (c.req.method === 'HEAD' || !res.body) return true;
+  if (c.req.method === 'HEAD') return true;
   if (res.status === 204 || res.status === 206 || res.status === 304) return true;
+  // Headers first: reading `body` makes @hono/node-server build a full Response, which a stream
+  // or a file download has no reason to pay for.
   if (!JSON_TYPE.test(res.headers.get('content-type') ?? '')) return true;
   if (res.headers.has('content-encoding')) return true;
   if (NO_TRANSFORM.test(res.headers.get('cache-control') ?? '')) return true;
   const length = res.headers.get('content-length');
-  return length !== null && Number(length) < COMPRESS_MIN_BYTES;
+  if (length !== null && Number(length) < COMPRESS_MIN_BYTES) return true;
+  return !res.body;
 }
 
 /**
