@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { precompress } from './vite-precompress';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -57,7 +58,7 @@ function serviceWorkerShell(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), serviceWorkerShell()],
+  plugins: [react(), tailwindcss(), serviceWorkerShell(), precompress()],
   resolve: { alias: { '@': path.join(here, 'src') } },
   build: {
     outDir: 'dist',

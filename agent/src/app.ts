@@ -12,6 +12,7 @@ import { APP_VERSION } from './lib/version.js';
 import { inBackground } from './lib/background.js';
 import type { AppEnv } from './http/app-env.js';
 import { appBodyLimit } from './http/body-limits.js';
+import { compressJsonAnswers } from './http/compression.js';
 import { readCookie } from './http/cookies.js';
 import { apiNotFound, errorHandler } from './http/error-handler.js';
 import { mountWebApp } from './http/static.js';
@@ -846,6 +847,8 @@ export function createApp(deps: AppDeps) {
   app.use('*', refuseForeignHosts(hostCheck));
   app.use('*', redirectToHttps({ httpsPort: deps.tls.httpsPort, trustProxy: deps.env.NEXUS_TRUST_PROXY }));
   app.use('/api/*', appBodyLimit);
+  // JSON answers of 1 KB and more go out br/gzip compressed; streams and downloads flush as they are.
+  app.use('/api/*', compressJsonAnswers);
   // Form posts from other sites are refused; JSON requests are already covered by SameSite=Lax and CORS.
   // Browsers send Origin or Sec-Fetch-Site with every cross-site POST, so a request with neither
   // comes from a script or curl, where CSRF cannot happen (Go's CrossOriginProtection uses the
@@ -888,12 +891,15 @@ export function createApp(deps: AppDeps) {
   app.onError(errorHandler);
   app.notFound(apiNotFound);
   // The features' cheap reads, answered before Hono when the caller is signed in: the same
-  // session service and Host check as the middleware above. A server uses
-  // `hotReads.createServer` (or `hotReads.handle`); what every request gets belongs here too.
+  // session service and Host check as the middleware above (http/hot-reads.ts says how a feature
+  // adds one). A server uses `hotReads.createServer` (or `hotReads.handle`); what every request
+  // gets belongs here too.
   const hotReads = createHotReads({
     log: deps.log,
     validate: (token) => sessions.validate(token),
     hostAllowed: hostCheck,
+    isGetRoute: (path) => app.routes.some((r) => r.method === 'GET' && r.path === path),
+    nextRequestId,
     routes: { ...metrics.hotReads },
   });
   return Object.assign(app, { hotReads });

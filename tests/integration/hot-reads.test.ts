@@ -42,10 +42,15 @@ describe('the hot status read', () => {
     expect(Object.keys(viaHono.json).sort()).toEqual(Object.keys(hot.json).sort());
     expect(headersOf(hot)).toEqual(headersOf(viaHono));
     expect(headersOf(hot)).toEqual(headersOf(await owner.get('/api/system/uptime')));
-    // The request was logged like any other read.
-    expect(
-      agent.logs.some((line) => line.includes('"path":"/api/nexus/status"') && line.includes('"hot":true')),
-    ).toBe(true);
+    // The request was logged like any other read: a request id, method, path, status and time.
+    const line = agent.logs.find((l) => l.includes('"path":"/api/nexus/status"') && l.includes('"hot":true'));
+    expect(JSON.parse(line!)).toMatchObject({
+      msg: 'request',
+      requestId: expect.any(String),
+      method: 'GET',
+      status: 200,
+      ms: expect.any(Number),
+    });
   });
 
   it('leaves refusals to the API: signed out, a stale session, another method', async () => {

@@ -1,7 +1,6 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { AppEnv } from './app-env.js';
 
 /** Vite emits content-hashed file names under assets/, so they can be cached for a year. */
@@ -11,27 +10,31 @@ const HASHED_ASSET = /^\/assets\//;
  * Serves the built console: static files, then index.html for every other non-/api GET so
  * the client router handles deep links (history-API fallback). index.html is never cached, so
  * an update reaches browsers at once.
+ *
+ * The build writes `.br` and `.gz` copies beside every compressible file (web/vite-precompress.ts),
+ * index.html included: it changes only with a build, so compressing it once there costs nothing
+ * per request and it is served by the same code as every other file. @hono/node-server's
+ * serveStatic (`precompressed`) sends the copy the request's Accept-Encoding names (br before
+ * gzip), with the original file's Content-Type and the copy's Content-Length, and the file itself
+ * when none is accepted; HEAD answers the same headers without a body, a Range applies to the
+ * bytes sent.
  */
 export function mountWebApp(app: Hono<AppEnv>, webDist: string): void {
-  const indexFile = path.join(webDist, 'index.html');
   const root = path.relative(process.cwd(), webDist) || '.';
-  app.use(
+  const cacheHeaders = (c: Context) => {
+    c.header(
+      'Cache-Control',
+      HASHED_ASSET.test(c.req.path) ? 'public, max-age=31536000, immutable' : 'no-cache',
+    );
+    // serveStatic names Accept-Encoding only when it sends a compressed copy; a cache must also
+    // know that the plain file it was sent depends on the header (RFC 9110 §12.5.5).
+    c.header('Vary', 'Accept-Encoding');
+  };
+  app.use('*', serveStatic({ root, precompressed: true, onFound: (_file, c) => cacheHeaders(c) }));
+  app.get(
     '*',
-    serveStatic({
-      root,
-      onFound: (filePath, c) => {
-        c.header(
-          'Cache-Control',
-          HASHED_ASSET.test(c.req.path) ? 'public, max-age=31536000, immutable' : 'no-cache',
-        );
-      },
-    }),
+    serveStatic({ root, path: 'index.html', precompressed: true, onFound: (_file, c) => cacheHeaders(c) }),
   );
-  app.get('*', (c) => {
-    if (!fs.existsSync(indexFile)) {
-      return c.text('The console has not been built yet: run `npm run build`.', 503);
-    }
-    c.header('Cache-Control', 'no-cache');
-    return c.html(fs.readFileSync(indexFile, 'utf8'));
-  });
+  // Reached only when index.html is missing.
+  app.get('*', (c) => c.text('The console has not been built yet: run `npm run build`.', 503));
 }
