@@ -8,5 +8,7 @@ cd "$(dirname "$0")/.."
 npm run lint --silent
 bash scripts/ensure-test-deps.sh
 npm run build --silent
+# The first page's JavaScript budget (web/size-budget.json), over the build just made.
+npx tsx scripts/size-budget.ts
 npx vitest run
 npx playwright test

@@ -64,6 +64,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
+    // dist/.vite/manifest.json: scripts/size-budget.ts follows each route's chunks through it.
+    manifest: true,
     rollupOptions: {
       output: {
         // lib/zod-config sets zod's jitless flag before zod loads; as its own chunk, imported first by

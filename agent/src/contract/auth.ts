@@ -1,12 +1,17 @@
 import { z } from 'zod';
 import { secondFactorCodeSchema } from './second-factor.js';
 
-export const ROLES = ['user', 'admin', 'superadmin'] as const;
-export const roleSchema = z.enum(ROLES);
-export type Role = z.infer<typeof roleSchema>;
+import { ROLES, TOTP_DIGITS } from './auth-constants.js';
 
-/** Spec §9: a TOTP code is 6 digits. */
-export const TOTP_DIGITS = 6;
+export {
+  ROLES,
+  TOTP_DIGITS,
+  TWO_FACTOR_REQUIRED_MESSAGE,
+  INVALID_CREDENTIALS_MESSAGE,
+  isAdminRole,
+  type Role,
+} from './auth-constants.js';
+export const roleSchema = z.enum(ROLES);
 const totpCode = z
   .string()
   .trim()
@@ -81,12 +86,3 @@ export type UserList = z.infer<typeof userListSchema>;
 
 export const twoFactorSetupSchema = z.object({ secret: z.string(), otpauthUrl: z.string() });
 export type TwoFactorSetup = z.infer<typeof twoFactorSetupSchema>;
-
-/** The server's message when a 2FA account signs in without a code (the web matches on it, spec §4). */
-export const TWO_FACTOR_REQUIRED_MESSAGE = '2FA code required';
-/** The one answer to a wrong email or a wrong password alike, so sign-in does not reveal which accounts exist. */
-export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password';
-
-export function isAdminRole(role: Role): boolean {
-  return role === 'admin' || role === 'superadmin';
-}

@@ -1,10 +1,7 @@
 import { z } from 'zod';
+import { REGISTRATION_MODES } from './auth-constants.js';
 
-/**
- * Who may create an account on a hub that already has its owner: `open` anyone who reaches it,
- * `invite` whoever holds a one-time invite an admin made, `closed` nobody.
- */
-export const REGISTRATION_MODES = ['open', 'invite', 'closed'] as const;
+export { REGISTRATION_MODES } from './auth-constants.js';
 export const registrationModeSchema = z.enum(REGISTRATION_MODES);
 export type RegistrationMode = z.infer<typeof registrationModeSchema>;
 

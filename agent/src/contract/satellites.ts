@@ -25,8 +25,7 @@ export const WYOMING_SATELLITE_DEFAULT_PORT = 10700;
 /** The signal chart's window. */
 export const SATELLITE_SIGNAL_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/** Spec §9: the signal badge is default while the mean absolute dBm is below this, destructive otherwise. */
-export const SIGNAL_STRENGTH_GOOD_BELOW_ABS_DBM = 60;
+export { SIGNAL_STRENGTH_GOOD_BELOW_ABS_DBM } from './status-constants.js';
 
 // ---- controls ---------------------------------------------------------------------------------
 

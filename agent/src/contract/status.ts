@@ -1,5 +1,16 @@
 import { z } from 'zod';
 
+export {
+  BAD_STATUS_WORDS,
+  FALLBACK_REQUEST_COUNT,
+  GOOD_STATUS_WORDS,
+  WARNING_STATUS_WORDS,
+  HA_RESPONSE_GOOD_MS,
+  HA_RESPONSE_OK_MS,
+  LLM_CARD_MODEL_COUNT,
+  VPN_LATENCY_WARNING_MS,
+} from './status-constants.js';
+
 /**
  * The dashboard's status endpoints (spec §3 and §7). Field names are the spec's; anything beyond
  * them is an addition the dashboard may show but must not depend on.
@@ -14,11 +25,6 @@ export const POLL_INTERVALS_MS = {
   systemUptime: 60_000,
   haHealth: 10_000,
 } as const;
-
-/** Spec §4: the status words and how they read. */
-export const GOOD_STATUS_WORDS = ['online', 'connected', 'running', 'active'] as const;
-export const BAD_STATUS_WORDS = ['offline', 'disconnected', 'stopped'] as const;
-export const WARNING_STATUS_WORDS = ['degraded', 'warning'] as const;
 
 /** Spec §3 "Nexus status". */
 export const nexusStatusSchema = z.object({
@@ -89,11 +95,6 @@ export const llmPipelineStatusSchema = z.object({
 });
 export type LlmPipelineStatus = z.infer<typeof llmPipelineStatusSchema>;
 
-/** Spec §4: the number the dashboard shows when a request count is unknown. */
-export const FALLBACK_REQUEST_COUNT = 142;
-/** Spec §9: the LLM card lists this many models, then "+N more". */
-export const LLM_CARD_MODEL_COUNT = 3;
-
 export const VPN_PROVIDERS = ['wireguard', 'tailscale', 'none'] as const;
 export const vpnProviderSchema = z.enum(VPN_PROVIDERS);
 export type VpnProvider = z.infer<typeof vpnProviderSchema>;
@@ -163,9 +164,6 @@ export const vpnStatusSchema = z.object({
 });
 export type VpnStatus = z.infer<typeof vpnStatusSchema>;
 
-/** Spec §9: VPN latency above this is flagged. */
-export const VPN_LATENCY_WARNING_MS = 100;
-
 /** Spec §3 "Home Assistant health". */
 export const haHealthSchema = z.object({
   status: z.enum(['online', 'offline', 'degraded', 'not_configured']),
@@ -176,7 +174,3 @@ export const haHealthSchema = z.object({
   responseTime: z.number().nullable(),
 });
 export type HaHealth = z.infer<typeof haHealthSchema>;
-
-/** Spec §9: Home Assistant response time thresholds. */
-export const HA_RESPONSE_GOOD_MS = 200;
-export const HA_RESPONSE_OK_MS = 500;

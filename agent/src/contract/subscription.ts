@@ -97,8 +97,7 @@ export const PLANS: Record<PlanId, Plan> = {
 /** A new hub starts this trial when it first starts. */
 export const TRIAL_PLAN: PlanId = 'pro';
 export const TRIAL_DAYS = 14;
-/** Spec §9: past this share of the free plan's monthly AI messages, the upgrade to Pro is offered. */
-export const USAGE_WARNING_RATIO = 0.8;
+export { USAGE_WARNING_RATIO } from './status-constants.js';
 
 export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'expired'] as const;
 

@@ -1,10 +1,40 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Toaster } from '@/components/ui/toaster';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { TooltipProvider } from '@/components/ui/tooltip';
+import { useToast } from '@/components/ui/use-toast';
 import { AuthProvider } from '@/features/auth/auth-provider';
 import { queryClient } from '@/lib/query-client';
 import { ThemeProvider } from '@/lib/theme-provider';
 import { AppRouter } from './router';
+
+const Toaster = lazy(async () => ({ default: (await import('@/components/ui/toaster')).Toaster }));
+
+/**
+ * The toasts' viewport (Radix Toast) is not part of the first page (issue 26): it loads once the
+ * browser is idle after the first screen, or at the first toast, whichever comes first. Toasts
+ * raised before it has loaded wait in the store (use-toast) and show when it has.
+ */
+function DeferredToaster() {
+  const { toasts } = useToast();
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    const callback = () => setIdle(true);
+    if (typeof requestIdleCallback === 'function') {
+      const handle = requestIdleCallback(callback, { timeout: 2000 });
+      return () => cancelIdleCallback(handle);
+    }
+    const handle = setTimeout(callback, 200);
+    return () => clearTimeout(handle);
+  }, []);
+  // Once mounted it stays: a first toast mounts it for good.
+  if (!idle && toasts.length > 0) setIdle(true);
+  if (!idle && toasts.length === 0) return null;
+  return (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  );
+}
 
 export function App() {
   return (
@@ -13,7 +43,7 @@ export function App() {
         <TooltipProvider>
           <AuthProvider>
             <AppRouter />
-            <Toaster />
+            <DeferredToaster />
           </AuthProvider>
         </TooltipProvider>
       </ThemeProvider>

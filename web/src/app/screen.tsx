@@ -11,6 +11,8 @@ export interface ScreenDef {
   Component: ComponentType<ScreenProps>;
   /** False for a screen that only says it is not built yet. */
   built: boolean;
+  /** Starts loading the screen's code before it renders (idempotent). */
+  preload?: () => void;
 }
 
 /**
@@ -18,7 +20,15 @@ export interface ScreenDef {
  * `screen('Docker', async () => (await import('@/features/docker')).DockerPage)`.
  */
 export function screen(title: string, load: () => Promise<ComponentType<ScreenProps>>): ScreenDef {
-  return { title, Component: lazy(async () => ({ default: await load() })), built: true };
+  let loading: Promise<ComponentType<ScreenProps>> | undefined;
+  const loadOnce = () => (loading ??= load());
+  return {
+    title,
+    Component: lazy(async () => ({ default: await loadOnce() })),
+    built: true,
+    // A failed load is reported when the screen renders (its error boundary), not here.
+    preload: () => void loadOnce().catch(() => undefined),
+  };
 }
 
 const PlaceholderScreen = lazy(async () => ({

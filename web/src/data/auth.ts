@@ -1,11 +1,7 @@
-import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
-  TWO_FACTOR_REQUIRED_MESSAGE,
-  publicUserSchema,
   registrationStatusSchema,
-  type LoginInput,
   type PublicUser,
-  type RegisterInput,
   authResponseSchema,
   twoFactorSetupSchema,
   type ChangePasswordInput,
@@ -36,91 +32,46 @@ import {
   type PasswordResetConfig,
   type PasswordResetConfirm,
 } from '@nexus/agent/contract';
-import { ApiRequestError, apiJson, apiRequest, errorMessage } from '@/lib/request';
+import { ApiRequestError, apiJson, apiRequest } from '@/lib/request';
 import {
-  browserSupportsWebAuthn,
-  browserSupportsWebAuthnAutofill,
   startAuthentication,
   startRegistration,
-  WebAuthnAbortService,
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
 import { queryClient } from '@/lib/query-client';
 import { useReauth } from '@/lib/reauth-context';
+import { authUserQueryKey } from './auth-session';
+import { PASSKEYS_API } from './auth-sign-in';
 
-export const AUTH_USER_PATH = '/api/auth/user';
-export const authUserQueryKey = [AUTH_USER_PATH] as const;
-
-/** After a sign-in: the answer is the signed-in user. */
-export function rememberSignedIn(client: QueryClient, user: PublicUser) {
-  client.setQueryData(authUserQueryKey, user);
-}
-
-/** After a registration: the session the server just opened is confirmed by a fresh user check (spec §4). */
-export function confirmNewSession(client: QueryClient) {
-  return client.invalidateQueries({ queryKey: authUserQueryKey });
-}
-
-/**
- * After a sign-out, also one the server could not be told of (spec §4): no user, and nothing fetched
- * for the previous account may show to whoever signs in next.
- */
-export function forgetAccount(client: QueryClient) {
-  client.setQueryData(authUserQueryKey, null);
-  client.removeQueries({ predicate: (query) => query.queryKey[0] !== authUserQueryKey[0] });
-}
-
-/** Spec §4: a 401 or 404 from the user check means signed out; any other failure stays an error. */
-export async function fetchCurrentUser(): Promise<PublicUser | null> {
-  try {
-    return publicUserSchema.parse(await apiJson<unknown>('GET', AUTH_USER_PATH));
-  } catch (error) {
-    if (error instanceof ApiRequestError && (error.status === 401 || error.status === 404)) return null;
-    throw error;
-  }
-}
-
-export const authUserQueryOptions = () =>
-  queryOptions({ queryKey: authUserQueryKey, queryFn: fetchCurrentUser });
-
-async function userFromAuthResponse(promise: Promise<unknown>): Promise<PublicUser> {
-  const body = await promise;
-  return publicUserSchema.parse((body as { user?: unknown } | undefined)?.user);
-}
-
-export const REGISTRATION_PATH = '/api/auth/registration';
-
-/** Who may register (open, invite, closed) and whether the next account is the hub's first. */
-export const registrationStatusQueryOptions = () =>
-  queryOptions({
-    queryKey: [REGISTRATION_PATH] as const,
-    queryFn: async () => registrationStatusSchema.parse(await apiJson('GET', REGISTRATION_PATH)),
-    // Read again each time the screen opens: an admin may have changed it, or the owner registered.
-    staleTime: 0,
-  });
-
-export function login(input: LoginInput): Promise<PublicUser> {
-  return userFromAuthResponse(apiJson('POST', '/api/auth/login', input));
-}
-
-export function register(input: RegisterInput): Promise<PublicUser> {
-  return userFromAuthResponse(apiJson('POST', '/api/auth/register', input));
-}
-
-export async function logout(): Promise<void> {
-  await apiRequest('POST', '/api/auth/logout');
-}
-
-/** Spec §4: the screen moves to the two-factor step when the error's message contains this text. */
-export function isTwoFactorRequired(error: unknown): boolean {
-  return error instanceof Error && error.message.includes(TWO_FACTOR_REQUIRED_MESSAGE);
-}
-
-/** Spec §8: a registration error whose message contains "already exists" is an existing account. */
-export function isExistingAccount(error: unknown): boolean {
-  return error instanceof Error && error.message.includes('already exists');
-}
+// What the first page needs is in auth-session.ts (the session) and auth-sign-in.ts (the sign-in
+// screen), which parse without zod (issue 26); the auth feature's other screens import it from here.
+export {
+  AUTH_USER_PATH,
+  authUserQueryKey,
+  authUserQueryOptions,
+  confirmNewSession,
+  fetchCurrentUser,
+  forgetAccount,
+  isExistingAccount,
+  isTwoFactorRequired,
+  login,
+  logout,
+  register,
+  rememberSignedIn,
+} from './auth-session';
+export {
+  PASSKEYS_API,
+  REGISTRATION_PATH,
+  cancelPasskeyPrompt,
+  isPasskeyCancelled,
+  passkeyAutofillSupported,
+  passkeyErrorMessage,
+  passkeysSupported,
+  registrationStatusQueryOptions,
+  signInWithPasskey,
+  usePasskeySignedIn,
+} from './auth-sign-in';
 
 // ---- from features/account/api.ts
 
@@ -185,7 +136,6 @@ export const useDisableTwoFactor = () => useTwoFactorChange('disable');
  * (the browser's prompt) go through @simplewebauthn/browser, which turns the agent's options
  * JSON into navigator.credentials calls and the answers back into JSON.
  */
-export const PASSKEYS_API = '/api/auth/passkeys';
 /** The password re-authentication of the account feature (issue 18). */
 export const REAUTH_API = '/api/auth/reauth';
 
@@ -197,28 +147,6 @@ export const passkeysQueryOptions = () =>
     queryFn: async (): Promise<Passkey[]> =>
       passkeyListSchema.parse(await apiJson('GET', PASSKEYS_API)).passkeys,
   });
-
-/** Whether this browser can make and use passkeys at all (it needs a secure context: HTTPS or localhost). */
-export const passkeysSupported = () => browserSupportsWebAuthn();
-
-/**
- * The person dismissed the browser's prompt, or another ceremony replaced this one: not an error
- * worth a red toast. @simplewebauthn/browser keeps the DOMException's name on its own errors.
- */
-export function isPasskeyCancelled(error: unknown): boolean {
-  return error instanceof Error && (error.name === 'NotAllowedError' || error.name === 'AbortError');
-}
-
-/**
- * A sentence for a failed passkey ceremony. A SecurityError is the browser refusing this address
- * as a relying party, e.g. an IP address: passkeys need the hub's name.
- */
-export function passkeyErrorMessage(error: unknown): string | undefined {
-  if (error instanceof Error && error.name === 'SecurityError') {
-    return 'Passkeys need the hub’s name in the address bar (e.g. https://nexus.local or http://localhost), not an IP address.';
-  }
-  return errorMessage(error);
-}
 
 /** A 401 from requireRecentAuth: the screen asks for the password or a passkey, then tries again. */
 export function isReauthRequired(error: unknown): boolean {
@@ -285,44 +213,6 @@ export async function reauthenticateWithPasskey(): Promise<void> {
 /** The same with the password (the account feature's endpoint). */
 export async function reauthenticateWithPassword(password: string): Promise<void> {
   await apiJson('POST', REAUTH_API, { password });
-}
-
-/**
- * Signs in with a passkey. `autofill`: conditional UI, the browser offers the hub's passkeys in
- * the e-mail field's autofill and the promise waits until one is picked (or another ceremony
- * aborts it). A passkey is both factors, so there is no 2FA step after it.
- */
-export async function signInWithPasskey(
-  opts: {
-    rememberMe?: boolean;
-    autofill?: boolean;
-    /** Called once the browser hands over a passkey, before the hub checks it. */
-    onPicked?: () => void;
-  } = {},
-): Promise<PublicUser> {
-  const optionsJSON = await apiJson<PublicKeyCredentialRequestOptionsJSON>(
-    'POST',
-    `${PASSKEYS_API}/login/options`,
-    {},
-  );
-  const response = await startAuthentication({ optionsJSON, useBrowserAutofill: opts.autofill ?? false });
-  opts.onPicked?.();
-  const body = { ...response, rememberMe: opts.rememberMe ?? false };
-  return authResponseSchema.parse(await apiJson('POST', `${PASSKEYS_API}/login/verify`, body)).user;
-}
-
-/** Ends a waiting autofill ceremony (the screen is leaving). */
-export const cancelPasskeyPrompt = () => WebAuthnAbortService.cancelCeremony();
-
-/** Whether the browser offers passkeys in autofill (conditional mediation). */
-export const passkeyAutofillSupported = () => browserSupportsWebAuthnAutofill();
-
-/** After a passkey sign-in: the app shell and every screen read the user from this query. */
-export function usePasskeySignedIn() {
-  const queryClient = useQueryClient();
-  return (user: PublicUser) => {
-    queryClient.setQueryData(authUserQueryKey, user);
-  };
 }
 
 // ---- from features/account/security-api.ts

@@ -1,51 +1,21 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
-  hubIdentitySchema,
   networkCheckSchema,
   setupProgressSchema,
   setupResultSchema,
-  setupStatusSchema,
   type HubIdentityInput,
   type SetupInput,
   type SetupStep,
 } from '@nexus/agent/contract';
+import { parseShape } from '@/lib/answer-shape';
 import { apiJson } from '@/lib/request';
-import { authUserQueryKey } from './auth';
+import { authUserQueryKey } from './auth-session';
+import { SETUP_PATHS, setupKeys, setupStatusShape } from './setup-status';
+
+// The status and the hub's name are read on every first page: setup-status.ts parses them without zod.
+export { SETUP_PATHS, hubIdentityQueryOptions, setupKeys, setupStatusQueryOptions } from './setup-status';
 
 /** The first-boot wizard's own calls (agent: features/setup); its optional steps use the docker, home-assistant and llm modules. */
-export const SETUP_PATHS = {
-  status: '/api/setup/status',
-  identity: '/api/setup/identity',
-  progress: '/api/setup/progress',
-  networkCheck: '/api/setup/network-check',
-  setup: '/api/setup',
-  skip: '/api/setup/skip',
-  hub: '/api/setup/hub',
-  finish: '/api/setup/finish',
-} as const;
-
-export const setupKeys = {
-  status: [SETUP_PATHS.status] as const,
-  identity: [SETUP_PATHS.identity] as const,
-  progress: [SETUP_PATHS.progress] as const,
-  networkCheck: [SETUP_PATHS.networkCheck] as const,
-};
-
-export const setupStatusQueryOptions = () =>
-  queryOptions({
-    queryKey: setupKeys.status,
-    queryFn: async () => setupStatusSchema.parse(await apiJson<unknown>('GET', SETUP_PATHS.status)),
-  });
-
-/** The hub's name for the header and the document title: signed in only (strangers don't learn it). */
-export const hubIdentityQueryOptions = (enabled: boolean) =>
-  queryOptions({
-    queryKey: setupKeys.identity,
-    queryFn: async () => hubIdentitySchema.parse(await apiJson<unknown>('GET', SETUP_PATHS.identity)),
-    enabled,
-    staleTime: 5 * 60_000,
-  });
-
 export const setupProgressQueryOptions = (enabled: boolean) =>
   queryOptions({
     queryKey: setupKeys.progress,
@@ -84,7 +54,7 @@ export function useCompleteSetup() {
 export function useSkipSetup() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async () => setupStatusSchema.parse(await apiJson<unknown>('POST', SETUP_PATHS.skip)),
+    mutationFn: async () => parseShape(setupStatusShape, await apiJson<unknown>('POST', SETUP_PATHS.skip)),
     onSuccess: (next) => client.setQueryData(setupKeys.status, next),
   });
 }

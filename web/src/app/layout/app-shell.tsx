@@ -1,9 +1,8 @@
 import type { ReactNode } from 'react';
 import { SiteFooter } from './site-footer';
-import { TopBar } from './top-bar';
 
-/** The console's frame: skip link, top bar, the screen, footer. */
-export function AppShell({ children }: { children: ReactNode }) {
+/** The console's frame: skip link, top bar (the visitors' or the console's), the screen, footer. */
+export function AppShell({ bar, children }: { bar: ReactNode; children: ReactNode }) {
   return (
     <div className="flex min-h-dvh flex-col bg-background">
       <a
@@ -12,7 +11,7 @@ export function AppShell({ children }: { children: ReactNode }) {
       >
         Skip to content
       </a>
-      <TopBar />
+      {bar}
       <main id="main" tabIndex={-1} className="flex flex-1 flex-col outline-none">
         {children}
       </main>

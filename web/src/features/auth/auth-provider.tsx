@@ -14,7 +14,7 @@ import {
   logout,
   register,
   rememberSignedIn,
-} from '@/data/auth';
+} from '@/data/auth-session';
 
 /** Spec §9: the wait between a successful registration and the move to the dashboard. */
 export const REGISTER_REDIRECT_DELAY_MS = 500;

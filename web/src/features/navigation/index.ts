@@ -1,5 +1,6 @@
 export { Brand } from './components/brand';
-export { MobileMenu } from './components/mobile-menu';
+export { MobileMenu, VisitorMenuItems } from './components/mobile-menu';
+export { SignedInItems } from './components/mobile-menu-items';
 export { AppLink, navLinkClass, scrollToHash } from './components/nav-link';
 export { PrimaryNav } from './components/primary-nav';
 export { ThemeToggle } from './components/theme-toggle';

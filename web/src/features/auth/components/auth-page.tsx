@@ -33,9 +33,10 @@ import {
   passkeyErrorMessage,
   passkeysSupported,
   signInWithPasskey,
+  registrationStatusQueryOptions,
   usePasskeySignedIn,
-} from '@/data/auth';
-import { isExistingAccount, isTwoFactorRequired, registrationStatusQueryOptions } from '@/data/auth';
+} from '@/data/auth-sign-in';
+import { isExistingAccount, isTwoFactorRequired } from '@/data/auth-session';
 import { useAuth } from '../auth-provider';
 
 type AuthTab = 'signin' | 'register';

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useAuth } from '@/features/auth/auth-provider';
-import { hubIdentityQueryOptions } from '@/data/setup';
+import { hubIdentityQueryOptions } from '@/data/setup-status';
 
 /** The name the owner gave the hub in the wizard (its hostname until then); undefined signed out. */
 export function useHubName(): string | undefined {

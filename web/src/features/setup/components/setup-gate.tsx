@@ -2,7 +2,7 @@ import { Suspense, lazy, useEffect, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { Spinner } from '@/components/ui/spinner';
-import { setupStatusQueryOptions } from '@/data/setup';
+import { setupStatusQueryOptions } from '@/data/setup-status';
 
 // Loaded only on a hub that still needs setting up, so every other first page stays small.
 const InstallWizard = lazy(async () => ({ default: (await import('./install-wizard')).InstallWizard }));

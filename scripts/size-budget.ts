@@ -1,0 +1,120 @@
+/**
+ * The first page's JavaScript budget (issue 26), checked by `npm test` right after the build:
+ *
+ *   npm run build -w web && npx tsx scripts/size-budget.ts
+ *
+ * For each route of web/size-budget.json it adds the gzip size (level 9) of what a cold load of that
+ * route fetches: the entry with its static imports (index.html's script and modulepreload links),
+ * then each module the route loads lazily (its frame, its screen) with their static imports, each
+ * file counted once. It reads Vite's manifest (build.manifest), prints the table, and exits 1 when a
+ * route is over its budget or a module named in the budget file is no longer a chunk of the build.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+interface ManifestChunk {
+  file: string;
+  isEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+interface RouteBudget {
+  /** What the route is, for the table. */
+  label: string;
+  /** Budget in KB (1,000 bytes, as the issue's figures) of gzip-compressed JavaScript. */
+  budgetKb: number;
+  /** The issue's goal, shown beside the budget; the budget comes down to it as the page shrinks. */
+  goalKb?: number;
+  /** The modules (paths from web/, as in the manifest) the route loads after the entry. */
+  lazy: string[];
+}
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = path.join(root, 'web', 'dist');
+const budgets = JSON.parse(fs.readFileSync(path.join(root, 'web', 'size-budget.json'), 'utf8')) as {
+  routes: Record<string, RouteBudget>;
+};
+const manifestFile = path.join(dist, '.vite', 'manifest.json');
+if (!fs.existsSync(manifestFile)) {
+  process.stderr.write(`No ${path.relative(root, manifestFile)}: run \`npm run build -w web\` first.\n`);
+  process.exit(1);
+}
+const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
+
+const gzipSizes = new Map<string, number>();
+function gzipSize(file: string): number {
+  let size = gzipSizes.get(file);
+  if (size === undefined) {
+    size = gzipSync(fs.readFileSync(path.join(dist, file)), { level: 9 }).length;
+    gzipSizes.set(file, size);
+  }
+  return size;
+}
+
+/** The files a chunk brings with it: itself and its static imports, transitively. */
+function staticClosure(key: string, into = new Set<string>()): Set<string> {
+  const chunk = manifest[key];
+  if (!chunk || into.has(chunk.file)) return into;
+  into.add(chunk.file);
+  for (const imported of chunk.imports ?? []) staticClosure(imported, into);
+  return into;
+}
+
+const sum = (files: Iterable<string>) => [...files].reduce((total, file) => total + gzipSize(file), 0);
+const kb = (bytes: number) => (bytes / 1000).toFixed(1);
+
+const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
+if (!entryKey) throw new Error('The manifest names no entry chunk.');
+const entryFiles = staticClosure(entryKey);
+const entryBytes = sum(entryFiles);
+
+const problems: string[] = [];
+const rows: string[][] = [];
+for (const [route, budget] of Object.entries(budgets.routes)) {
+  const lazyFiles = new Set<string>();
+  for (const module of budget.lazy) {
+    if (!manifest[module]) {
+      problems.push(
+        `${route}: ${module} is not a chunk of this build (renamed? update web/size-budget.json)`,
+      );
+      continue;
+    }
+    for (const file of staticClosure(module)) if (!entryFiles.has(file)) lazyFiles.add(file);
+  }
+  const total = entryBytes + sum(lazyFiles);
+  const over = total > budget.budgetKb * 1000;
+  if (over) problems.push(`${route}: ${kb(total)} KB is over its budget of ${budget.budgetKb} KB`);
+  rows.push([
+    route,
+    budget.label,
+    kb(entryBytes),
+    kb(sum(lazyFiles)),
+    kb(total),
+    String(budget.budgetKb),
+    budget.goalKb === undefined ? '' : String(budget.goalKb),
+    over ? 'OVER' : 'ok',
+  ]);
+}
+
+const header = ['route', 'page', 'entry + preloads', 'route chunks', 'total', 'budget', 'goal', ''];
+const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+const line = (cells: string[]) =>
+  `| ${cells.map((c, i) => (i >= 2 && i <= 6 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
+process.stdout.write(
+  [
+    'JavaScript of the first page, KB gzip -9 (web/size-budget.json):',
+    line(header),
+    `|${widths.map((w, i) => (i >= 2 && i <= 6 ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`,
+    ...rows.map(line),
+    `entry + preloads: ${[...entryFiles].map((f) => `${path.basename(f)} ${kb(gzipSize(f))}`).join(', ')}`,
+    '',
+  ].join('\n'),
+);
+if (problems.length > 0) {
+  process.stderr.write(`Size budget failed:\n${problems.map((p) => `  - ${p}`).join('\n')}\n`);
+  process.exit(1);
+}
