@@ -5,8 +5,8 @@
  *   npx tsx scripts/bench/idle.ts [--seconds 60] [--settle-seconds 20] [--only agent] [--no-build]
  *                                 [--base <another checkout, built>] [--node-flags "<flags>"]
  *
- * Builds and starts the real agent as the appliance does (production settings, the start command's
- * Node flags from agent/package.json's `start` script, loopback only, no Docker engine) on a fresh
+ * Builds and starts the real agent as the appliance does (production settings, the memory settings
+ * of systemd/nexus-agent.service, loopback only, no Docker engine) on a fresh
  * data directory that a first start made (as a hub is between restarts: its database, CA and HTTPS
  * certificate exist), waits for it to settle, then measures for --seconds:
  * - CPU, % of one core: utime+stime from /proc/<pid>/stat over the window, of the process and of
@@ -38,7 +38,7 @@ const { values } = parseArgs({
     // Another checkout of the repository, built (`npx tsc -b agent` there), measured first: a before
     // and after in one run.
     base: { type: 'string' },
-    // Node flags instead of those of agent/package.json's `start` script (trying V8 settings).
+    // NODE_OPTIONS instead of the appliance's (trying V8 settings): --node-flags="--max-semi-space-size=1".
     'node-flags': { type: 'string' },
   },
 });
@@ -231,19 +231,31 @@ function aptInstall(packages: string[]): string | null {
   return null;
 }
 
-function nodeFlags(root: string): string[] {
-  if (values['node-flags'] !== undefined) return values['node-flags'].split(/\s+/).filter(Boolean);
-  const pkg = JSON.parse(fs.readFileSync(path.join(root, 'agent/package.json'), 'utf8')) as {
-    scripts?: Record<string, string>;
-  };
-  const start = pkg.scripts?.start ?? 'node dist/main.js';
-  return start.split(/\s+/).filter((w) => w.startsWith('--'));
+/**
+ * The memory settings the appliance starts the agent with (systemd/nexus-agent.service's
+ * Environment= lines; Dockerfile.jetson sets the same): NODE_OPTIONS and MALLOC_MMAP_THRESHOLD_.
+ * --node-flags replaces NODE_OPTIONS.
+ */
+function applianceEnv(root: string): Record<string, string> {
+  const unit = fs.readFileSync(path.join(root, 'systemd/nexus-agent.service'), 'utf8');
+  const env: Record<string, string> = {};
+  for (const m of unit.matchAll(/^Environment=(NODE_OPTIONS|MALLOC_MMAP_THRESHOLD_)=(.*)$/gm))
+    env[m[1]!] = m[2]!;
+  if (values['node-flags'] !== undefined) env.NODE_OPTIONS = values['node-flags'];
+  return env;
 }
 
-function startAgent(root: string, flags: string[], dataDir: string, port: number, logFd: number) {
-  return spawn(process.execPath, [...flags, path.join(root, 'agent/dist/main.js')], {
+function startAgent(
+  root: string,
+  extraEnv: Record<string, string>,
+  dataDir: string,
+  port: number,
+  logFd: number,
+) {
+  return spawn(process.execPath, [path.join(root, 'agent/dist/main.js')], {
     cwd: root,
     env: {
+      ...extraEnv,
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: 'production',
@@ -263,17 +275,17 @@ function startAgent(root: string, flags: string[], dataDir: string, port: number
  * The agent of the checkout at `root`, as a hub runs between restarts: a first start makes the data
  * directory (database, CA and HTTPS certificate) and is stopped; the second start is measured.
  */
-async function agentRow(label: string, root: string, flags: string[]): Promise<Row> {
-  const name = `${label}${flags.length ? ` (${flags.join(' ')})` : ''}`;
+async function agentRow(label: string, root: string, env: Record<string, string>): Promise<Row> {
+  const name = `${label}${env.NODE_OPTIONS ? ` (NODE_OPTIONS=${env.NODE_OPTIONS})` : ''}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-idle-'));
   const port = await freePort();
   const logFd = fs.openSync(path.join(dataDir, 'agent.log'), 'a');
   let agent: ChildProcess | null = null;
   try {
-    agent = startAgent(root, flags, dataDir, port, logFd);
+    agent = startAgent(root, env, dataDir, port, logFd);
     await waitForHttp(`http://127.0.0.1:${port}/api/health`, agent);
     await stop(agent);
-    agent = startAgent(root, flags, dataDir, port, logFd);
+    agent = startAgent(root, env, dataDir, port, logFd);
     await waitForHttp(`http://127.0.0.1:${port}/api/health`, agent);
     await sleep(SETTLE_SECONDS * 1000);
     return await measure(name, agent.pid!);
@@ -357,10 +369,10 @@ async function main() {
   const rows: Row[] = [];
   if (values.base) {
     const base = path.resolve(values.base);
-    rows.push(await agentRow(`nexus agent, ${path.basename(base)}`, base, nodeFlags(base)));
+    rows.push(await agentRow(`nexus agent, ${path.basename(base)}`, base, applianceEnv(base)));
     load.push(os.loadavg());
   }
-  rows.push(await agentRow('nexus agent', repoRoot, nodeFlags(repoRoot)));
+  rows.push(await agentRow('nexus agent', repoRoot, applianceEnv(repoRoot)));
   if (values.only !== 'agent') {
     load.push(os.loadavg());
     rows.push(await netdataRow());
