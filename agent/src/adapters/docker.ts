@@ -260,6 +260,78 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
       };
     }));
 
+  /**
+   * The background's engine calls (the alerts' event stream and its reconcile, the update check's
+   * list, reachability) go over node:http with no dockerode: a hub whose owner does not open the
+   * container screens never loads it. Over a unix socket or plain TCP; a TLS engine (whose client
+   * certificates docker-modem finds) goes through dockerode.
+   */
+  const direct = options.protocol !== 'https';
+  let directAgent: http.Agent | null = null;
+  function engineGet(
+    pathAndQuery: string,
+    opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<http.IncomingMessage> {
+    directAgent ??= connectTimeoutAgent('http', CONNECT_TIMEOUT_MS);
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        {
+          ...(options.socketPath
+            ? { socketPath: options.socketPath }
+            : { host: options.host, port: options.port }),
+          // The engine ignores the Host header on its socket; docker-modem sends this one.
+          headers: { host: 'localhost' },
+          path: pathAndQuery,
+          method: 'GET',
+          agent: directAgent!,
+          signal: opts.signal,
+        },
+        (res) => {
+          if ((res.statusCode ?? 0) < 400) return resolve(res);
+          // An error answer in dockerode's shape, for toHttpError: the status and the engine's JSON.
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('error', reject);
+          res.on('end', () => {
+            const text = Buffer.concat(chunks).toString('utf8');
+            let json: { message?: string } | null = null;
+            try {
+              json = JSON.parse(text) as { message?: string };
+            } catch {
+              // not JSON: the text is the message
+            }
+            reject(
+              Object.assign(new Error(json?.message ?? (text.trim() || `HTTP ${res.statusCode}`)), {
+                statusCode: res.statusCode,
+                json,
+              }),
+            );
+          });
+        },
+      );
+      if (opts.timeoutMs) {
+        req.setTimeout(opts.timeoutMs, () =>
+          req.destroy(Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })),
+        );
+      }
+      req.on('error', reject);
+      req.end();
+    });
+  }
+  async function engineJson<T>(
+    pathAndQuery: string,
+    opts: { signal?: AbortSignal; timeoutMs?: number } = {},
+  ): Promise<T> {
+    try {
+      const res = await engineGet(pathAndQuery, { timeoutMs: REQUEST_TIMEOUT_MS, ...opts });
+      const chunks: Buffer[] = [];
+      for await (const c of res) chunks.push(c as Buffer);
+      return JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
+    } catch (err) {
+      throw toHttpError(err, endpoint);
+    }
+  }
+
   async function call<T>(fn: (engine: { docker: Docker; streaming: Docker }) => Promise<T>): Promise<T> {
     try {
       return await fn(await clients());
@@ -298,30 +370,45 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
     endpoint,
 
     ping: () =>
-      call(async (c) => {
-        await quick(c.docker).ping({ abortSignal: AbortSignal.timeout(PING_TIMEOUT_MS) });
-      }),
+      direct
+        ? engineGet('/_ping', { signal: AbortSignal.timeout(PING_TIMEOUT_MS) }).then(
+            (res) => void res.resume(),
+            (err: unknown) => {
+              throw toHttpError(err, endpoint);
+            },
+          )
+        : call(async (c) => {
+            await quick(c.docker).ping({ abortSignal: AbortSignal.timeout(PING_TIMEOUT_MS) });
+          }),
 
-    version: () =>
-      call(async (c) => {
-        const v = await quick(c.docker).version({ abortSignal: AbortSignal.timeout(PING_TIMEOUT_MS) });
-        return {
-          version: v.Version,
-          apiVersion: v.ApiVersion,
-          os: v.Os,
-          arch: v.Arch,
-          kernelVersion: v.KernelVersion,
-          platform: v.Components?.[0]?.Name ?? v.Platform?.Name ?? 'Docker Engine',
-        };
-      }),
+    version: async () => {
+      const signal = AbortSignal.timeout(PING_TIMEOUT_MS);
+      const v = direct
+        ? await engineJson<Awaited<ReturnType<ReturnType<typeof quick>['version']>>>('/version', { signal })
+        : await call((c) => quick(c.docker).version({ abortSignal: signal }));
+      return {
+        version: v.Version,
+        apiVersion: v.ApiVersion,
+        os: v.Os,
+        arch: v.Arch,
+        kernelVersion: v.KernelVersion,
+        platform: v.Components?.[0]?.Name ?? v.Platform?.Name ?? 'Docker Engine',
+      };
+    },
 
     listContainers: (filters) =>
-      call((c) =>
-        // An undefined filters key would be sent as an empty string, which Podman refuses.
-        c.docker.listContainers(
-          filters?.label ? { all: true, filters: { label: filters.label } } : { all: true },
-        ),
-      ),
+      direct
+        ? engineJson<EngineContainer[]>(
+            `/containers/json?all=1${
+              filters?.label ? `&filters=${encodeURIComponent(JSON.stringify({ label: filters.label }))}` : ''
+            }`,
+          )
+        : call((c) =>
+            // An undefined filters key would be sent as an empty string, which Podman refuses.
+            c.docker.listContainers(
+              filters?.label ? { all: true, filters: { label: filters.label } } : { all: true },
+            ),
+          ),
 
     inspectContainer: (id) => call((c) => c.docker.getContainer(id).inspect()),
 
@@ -571,11 +658,21 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
       }),
 
     streamEvents: (types, signal) =>
-      call(async (c) => {
-        const source = (await c.streaming.getEvents({
-          filters: { type: types },
-          abortSignal: signal,
-        } as Docker.GetEventsOptions)) as Readable;
+      (async () => {
+        const filters = { type: types };
+        let source: Readable;
+        try {
+          source = direct
+            ? await engineGet(`/events?filters=${encodeURIComponent(JSON.stringify(filters))}`, { signal })
+            : ((await (
+                await clients()
+              ).streaming.getEvents({
+                filters,
+                abortSignal: signal,
+              } as Docker.GetEventsOptions)) as Readable);
+        } catch (err) {
+          throw toHttpError(err, endpoint);
+        }
         // The engine writes one JSON object per line (Engine API, "Monitor events").
         let rest = '';
         const events = new Readable({
@@ -606,6 +703,6 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
         source.on('end', () => events.push(null));
         source.on('error', (err) => events.destroy(toHttpError(err, endpoint)));
         return events;
-      }),
+      })(),
   };
 }

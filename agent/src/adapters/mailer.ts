@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface MailMessage {
   to: string;
@@ -18,13 +18,18 @@ export interface Mailer {
  * server offers it) or `smtps://user:pass@host:465` (TLS from the start).
  */
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport = nodemailer.createTransport(smtpUrl);
+  // nodemailer (about 14 MB once loaded) with the first mail or check: mail is rare on a hub.
+  let transport: Promise<Transporter> | null = null;
+  const open = () =>
+    (transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport(smtpUrl),
+    ));
   return {
     async send(message) {
-      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+      await (await open()).sendMail({ from, to: message.to, subject: message.subject, text: message.text });
     },
     async verify() {
-      await transport.verify();
+      await (await open()).verify();
     },
   };
 }

@@ -3,7 +3,7 @@ import dgram from 'node:dgram';
 import { Resolver } from 'node:dns/promises';
 import net from 'node:net';
 import readline from 'node:readline';
-import { Bonjour, type Service } from 'bonjour-service';
+import type { Service } from 'bonjour-service';
 
 /**
  * The network tools' contact with the outside: ping and tracepath as child processes (execFile-style,
@@ -160,12 +160,15 @@ export interface MdnsOptions {
 }
 
 /** Browses for the home's service types for `seconds`, emitting each service as it appears. */
-export function discover(
+export async function discover(
   seconds: number,
   signal: AbortSignal,
   onService: (s: DiscoveredService) => void,
   opts: MdnsOptions = {},
 ): Promise<DiscoveredService[]> {
+  // bonjour-service and its DNS packet code load with the first discovery, not at every start.
+  const { Bonjour } = await import('bonjour-service');
+  if (signal.aborted) return [];
   return new Promise((resolve, reject) => {
     const found: DiscoveredService[] = [];
     let failed: unknown = null;

@@ -1,7 +1,7 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { Agent, buildConnector, fetch, type Response } from 'undici';
+import type { buildConnector, Response } from 'undici';
 import {
   METADATA_ADDRESSES,
   METADATA_HOST_NAMES,
@@ -279,6 +279,9 @@ export function createOutboundGuard(deps: OutboundGuardDeps) {
       init: GuardedRequest,
       consume: (response: Response, url: URL) => Promise<T>,
     ): Promise<T> {
+      // undici (about 20 MB once loaded) only when a flow or a webhook first reaches out: an idle hub
+      // never does.
+      const { Agent, buildConnector, fetch } = await import('undici');
       // A dispatcher per exchange: its sockets serve this exchange's hops only.
       const dispatcher = new Agent({ connect: guardedConnector(deps.connector ?? buildConnector({})) });
       let current = url;

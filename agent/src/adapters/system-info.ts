@@ -2,7 +2,8 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import si from 'systeminformation';
+import type Si from 'systeminformation';
+import { lazyRequire } from '../lib/lazy-require.js';
 import type {
   Disk,
   HostFacts,
@@ -11,6 +12,30 @@ import type {
   ProcessInfo,
   WifiLink,
 } from '../contract/system.js';
+
+/**
+ * systeminformation's index loads all of its ~25 modules (graphics, Wi-Fi, Bluetooth, printers…);
+ * the agent calls eight functions of six of them, each module loaded on its first call.
+ */
+const memory = lazyRequire<Pick<typeof Si, 'mem'>>('systeminformation/lib/memory.js');
+const cpu = lazyRequire<Pick<typeof Si, 'cpu'>>('systeminformation/lib/cpu.js');
+const osinfo = lazyRequire<Pick<typeof Si, 'osInfo'>>('systeminformation/lib/osinfo.js');
+const system = lazyRequire<Pick<typeof Si, 'system'>>('systeminformation/lib/system.js');
+const filesystem = lazyRequire<Pick<typeof Si, 'fsSize'>>('systeminformation/lib/filesystem.js');
+const processes = lazyRequire<Pick<typeof Si, 'processes'>>('systeminformation/lib/processes.js');
+const network = lazyRequire<Pick<typeof Si, 'networkInterfaces' | 'networkConnections'>>(
+  'systeminformation/lib/network.js',
+);
+const si = {
+  mem: () => memory().mem(),
+  cpu: () => cpu().cpu(),
+  osInfo: () => osinfo().osInfo(),
+  system: () => system().system(),
+  fsSize: () => filesystem().fsSize(),
+  processes: () => processes().processes(),
+  networkInterfaces: () => network().networkInterfaces(),
+  networkConnections: () => network().networkConnections(),
+};
 
 /**
  * The host, as the agent sees it. This is the only module that talks to systeminformation.

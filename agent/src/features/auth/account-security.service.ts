@@ -1,10 +1,11 @@
-import Bowser from 'bowser';
+import type Bowser from 'bowser';
 import { and, desc, eq, ne } from 'drizzle-orm';
-import { verify } from 'otplib';
+import type * as Otplib from 'otplib';
 import type { SessionInfo, TwoFactorTestResult } from '../../contract/account-security.js';
 import { TOTP_DIGITS } from '../../contract/auth.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, notFound, tooManyRequests, unauthorized } from '../../lib/http-error.js';
+import { lazyRequire } from '../../lib/lazy-require.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { AuditLog } from '../audit/index.js';
 import { assertMayManage } from './account-admin.js';
@@ -15,6 +16,10 @@ import { describeWait } from './login-throttle.js';
 import { verifyPassword } from './password.js';
 import type { SessionService, SessionUser } from './session.service.js';
 import { TOTP_PERIOD_SECONDS } from './totp.js';
+
+// Loaded when a session list is read or a 2FA code tested, not at start (lib/lazy-require.ts).
+const bowser = lazyRequire<typeof Bowser>('bowser');
+const otplib = lazyRequire<typeof Otplib>('otplib');
 
 /**
  * How many 30-second steps either way /2fa-test searches: enough to name a clock that is five
@@ -37,7 +42,7 @@ export interface AccountSecurityDeps {
 /** "Chrome 131" / "iOS 18.1" from a User-Agent; null parts when bowser does not know it. */
 export function describeUserAgent(userAgent: string | null): { browser: string | null; os: string | null } {
   if (!userAgent) return { browser: null, os: null };
-  const parsed = Bowser.parse(userAgent);
+  const parsed = bowser().parse(userAgent);
   const join = (name?: string, version?: string) =>
     name
       ? [
@@ -158,7 +163,7 @@ export function createAccountSecurityService(deps: AccountSecurityDeps) {
       if (code.length !== TOTP_DIGITS) throw badRequest(`Enter the ${TOTP_DIGITS}-digit code`);
       const nowMs = now();
       const currentStep = Math.floor(nowMs / 1000 / TOTP_PERIOD_SECONDS);
-      const result = await verify({
+      const result = await otplib().verify({
         secret: deps.secrets.open(user.totpSecretSealed),
         token: code,
         epoch: Math.floor(nowMs / 1000),

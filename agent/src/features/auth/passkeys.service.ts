@@ -1,15 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
-import { isoBase64URL } from '@simplewebauthn/server/helpers';
+import type * as WebAuthn from '@simplewebauthn/server';
 import { and, count, eq } from 'drizzle-orm';
 import {
   MAX_PASSKEYS_PER_USER,
@@ -90,6 +86,16 @@ function createChallengeStore(now: () => number) {
   };
 }
 
+/**
+ * @simplewebauthn/server (and the ASN.1 and COSE code under it, about 20 MB) loads with the first
+ * passkey ceremony: a hub nobody signs in to with a passkey does not carry it.
+ */
+let library: Promise<typeof WebAuthn> | null = null;
+const webauthn = () => (library ??= import('@simplewebauthn/server'));
+
+/** base64url without padding, as WebAuthn writes credential ids, keys and user handles. */
+const base64url = (bytes: Uint8Array) => Buffer.from(bytes).toString('base64url');
+
 /** The WebAuthn user handle: stable per account, no personal data in it. */
 const userHandle = (userId: number) =>
   new Uint8Array(createHash('sha256').update(`nexus-user:${userId}`).digest().subarray(0, 16));
@@ -140,7 +146,7 @@ export function createPasskeyService(deps: PasskeyServiceDeps) {
 
   const credentialOf = (row: PasskeyRow) => ({
     id: row.credentialId,
-    publicKey: isoBase64URL.toBuffer(row.publicKey),
+    publicKey: new Uint8Array(Buffer.from(row.publicKey, 'base64url')),
     counter: row.counter,
     transports: parseTransports(row.transports) as AuthenticatorTransportLike[],
   });
@@ -156,7 +162,9 @@ export function createPasskeyService(deps: PasskeyServiceDeps) {
     rp: RelyingParty,
   ): Promise<{ ok: true; newCounter: number } | { ok: false; reason: string }> => {
     try {
-      const result = await verifyAuthenticationResponse({
+      const result = await (
+        await webauthn()
+      ).verifyAuthenticationResponse({
         response: response as AuthenticationResponseJSON,
         expectedChallenge,
         expectedOrigin: rp.origin,
@@ -191,7 +199,9 @@ export function createPasskeyService(deps: PasskeyServiceDeps) {
       if (existing.length >= MAX_PASSKEYS_PER_USER) {
         throw conflict(`You already have ${MAX_PASSKEYS_PER_USER} passkeys: remove one first`);
       }
-      const options = await generateRegistrationOptions({
+      const options = await (
+        await webauthn()
+      ).generateRegistrationOptions({
         rpName: RP_NAME,
         rpID: rp.rpID,
         userName: user.email,
@@ -225,7 +235,9 @@ export function createPasskeyService(deps: PasskeyServiceDeps) {
       const { name, ...response } = input;
       let verification;
       try {
-        verification = await verifyRegistrationResponse({
+        verification = await (
+          await webauthn()
+        ).verifyRegistrationResponse({
           response: response as RegistrationResponseJSON,
           expectedChallenge: pending.challenge,
           expectedOrigin: rp.origin,
@@ -251,7 +263,7 @@ export function createPasskeyService(deps: PasskeyServiceDeps) {
         .values({
           userId: user.id,
           credentialId: info.credential.id,
-          publicKey: isoBase64URL.fromBuffer(info.credential.publicKey),
+          publicKey: base64url(info.credential.publicKey),
           counter: info.credential.counter,
           transports: JSON.stringify(info.credential.transports ?? response.response.transports ?? []),
           deviceType: info.credentialDeviceType,
@@ -308,7 +320,9 @@ export function createPasskeyService(deps: PasskeyServiceDeps) {
     async loginOptions(
       rp: RelyingParty,
     ): Promise<{ options: PublicKeyCredentialRequestOptionsJSON; handle: string }> {
-      const options = await generateAuthenticationOptions({
+      const options = await (
+        await webauthn()
+      ).generateAuthenticationOptions({
         rpID: rp.rpID,
         timeout: PASSKEY_CHALLENGE_TTL_MS,
         userVerification: 'required',
@@ -368,7 +382,7 @@ export function createPasskeyService(deps: PasskeyServiceDeps) {
       if (user.disabledAt) return fail('account-disabled', user, row);
       // The authenticator names the account it holds the credential for; it must be this one.
       const handleBytes = response.response.userHandle;
-      if (handleBytes && handleBytes !== isoBase64URL.fromBuffer(userHandle(user.id))) {
+      if (handleBytes && handleBytes !== base64url(userHandle(user.id))) {
         return fail('user-handle-mismatch', user, row);
       }
       const check = await checkAssertion(row, response, pending.challenge, rp);
@@ -399,7 +413,9 @@ export function createPasskeyService(deps: PasskeyServiceDeps) {
     async reauthOptions(user: SessionUser, rp: RelyingParty): Promise<PublicKeyCredentialRequestOptionsJSON> {
       const rows = listRows(user.id);
       if (!rows.length) throw conflict('You have no passkeys: confirm with your password instead');
-      const options = await generateAuthenticationOptions({
+      const options = await (
+        await webauthn()
+      ).generateAuthenticationOptions({
         rpID: rp.rpID,
         timeout: PASSKEY_CHALLENGE_TTL_MS,
         userVerification: 'required',

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, desc, eq, isNull } from 'drizzle-orm';
-import Bowser from 'bowser';
+import type Bowser from 'bowser';
 import {
   PHONE_PAIRING_TTL_MS,
   type CreatedPhonePairing,
@@ -9,6 +9,7 @@ import {
 } from '../../contract/phones.js';
 import type { Db } from '../../db/client.js';
 import { forbidden, notFound, tooManyRequests } from '../../lib/http-error.js';
+import { lazyRequire } from '../../lib/lazy-require.js';
 import type { Logger } from '../../lib/logger.js';
 import type { AuditLog } from '../audit/index.js';
 import { phonePairings } from './account-security.table.js';
@@ -25,12 +26,15 @@ export const DEFAULT_PAIRING_LIMIT: ThrottleRule = { max: 20, windowMs: 15 * 60_
 
 const EXPIRED_MESSAGE = 'This pairing link has expired or was already used: make a new one on /phone-admin';
 
+// bowser parses a User-Agent when a phone pairs; not loaded by an idle hub.
+const bowser = lazyRequire<typeof Bowser>('bowser');
+
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** "Safari on iOS" from a User-Agent, or null when it names neither. */
 export function describeDevice(userAgent: string | null): string | null {
   if (!userAgent) return null;
-  const parsed = Bowser.parse(userAgent);
+  const parsed = bowser().parse(userAgent);
   const browser = parsed.browser.name;
   const os = parsed.os.name;
   if (browser && os) return `${browser} on ${os}`;

@@ -1,4 +1,5 @@
-import { generateSecret, generateURI, verify } from 'otplib';
+import type * as Otplib from 'otplib';
+import { lazyRequire } from '../../lib/lazy-require.js';
 import { TOTP_DIGITS } from '../../contract/auth.js';
 
 /** What authenticator apps show above the code. */
@@ -11,13 +12,16 @@ export const TOTP_PERIOD_SECONDS = 30;
  */
 const DRIFT_STEPS = 1;
 
+/** otplib (with its hash and base32 code) loads with the first 2FA code or setup, not at start. */
+const otplib = lazyRequire<typeof Otplib>('otplib');
+
 export function newTotpSecret(): string {
   // 20 bytes = 160 bits, RFC 4226's recommended secret length for HMAC-SHA1.
-  return generateSecret({ length: 20 });
+  return otplib().generateSecret({ length: 20 });
 }
 
 export function totpUri(secret: string, accountEmail: string): string {
-  return generateURI({
+  return otplib().generateURI({
     issuer: TOTP_ISSUER,
     label: accountEmail,
     secret,
@@ -51,6 +55,7 @@ export async function checkTotp(
   const latestAcceptableStep = Math.floor((epoch + DRIFT_STEPS * TOTP_PERIOD_SECONDS) / TOTP_PERIOD_SECONDS);
   // otplib refuses an afterTimeStep beyond its window (a clock moved backwards); nothing can pass then.
   const afterTimeStep = lastStep === null ? undefined : Math.min(lastStep, latestAcceptableStep);
+  const { verify } = otplib();
   const result = await verify({ ...options, afterTimeStep });
   // otplib's result type covers HOTP too; a TOTP match always carries its time step.
   if (result.valid && 'timeStep' in result) return { ok: true, step: result.timeStep };

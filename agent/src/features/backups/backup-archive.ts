@@ -3,9 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import Database from 'better-sqlite3';
-import * as tar from 'tar';
+import type * as Tar from 'tar';
 import { z } from 'zod';
+import { lazyRequire } from '../../lib/lazy-require.js';
 import { BackupFileError, type BackupHeader } from './backup-format.js';
+
+/** tar (and its gzip and file-system code) loads with the first backup or restore, not at start. */
+const tar = lazyRequire<typeof Tar>('tar');
 
 /**
  * The payload of a backup: a gzip'd tar of the data directory as it was, with nexus.db made by
@@ -134,7 +138,7 @@ export async function takeSnapshot(
 /** The gzip'd tar of a snapshot, as a stream. Entries keep their modes (0600 files). */
 export function packSnapshot(dataDir: string, snapshot: Snapshot) {
   const names = new Map(snapshot.entries.map((e) => [e.source, e.name]));
-  return tar.c(
+  return tar().c(
     {
       cwd: dataDir,
       gzip: true,
@@ -171,7 +175,7 @@ export async function unpackAndCheck(
   fs.mkdirSync(dir, { recursive: false, mode: 0o700 });
   try {
     if (header.schemaLevel > current.schemaLevel) throw newer(header.appVersion);
-    const unpack = tar.x({
+    const unpack = tar().x({
       cwd: dir,
       strict: true,
       // Only files and folders: a link inside a backup could point anywhere on the hub.

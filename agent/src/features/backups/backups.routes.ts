@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
-import busboy from 'busboy';
+import type busboy from 'busboy';
 import { Hono, type Context } from 'hono';
 import {
   BACKUP_FILE_EXTENSION,
@@ -19,6 +19,10 @@ import { requireAdmin, requireRecentAuth } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
 import { HttpError, badRequest } from '../../lib/http-error.js';
 import type { BackupsService } from './backups.service.js';
+import { lazyRequire } from '../../lib/lazy-require.js';
+
+/** busboy parses the one kind of upload this feature takes (a backup to restore): loaded then. */
+const multipart = lazyRequire<typeof busboy>('busboy');
 
 /** Mounted at /api/backups: admins only; restoring and the stored passphrase also need a recent sign-in. */
 export function backupsRoutes(service: BackupsService, opts: { now?: () => number } = {}) {
@@ -93,7 +97,7 @@ export async function receiveRestore(
   try {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({
+      parser = multipart()({
         headers: { 'content-type': type },
         limits: {
           files: 1,

@@ -1,6 +1,11 @@
-import { LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import type * as Yaml from 'yaml';
+import type { Document, LineCounter, Node } from 'yaml';
 import { z } from 'zod';
 import { HttpError } from '../../lib/http-error.js';
+import { lazyRequire } from '../../lib/lazy-require.js';
+
+/** yaml loads with the first compose file read, not at start. */
+const yaml = lazyRequire<typeof Yaml>('yaml');
 
 /**
  * The subset of the Compose Specification (compose-spec.io) that the console deploys through the
@@ -309,6 +314,7 @@ export function parseCompose(
   text: string,
   variables: Record<string, string> = {},
 ): { file: ComposeFile; warnings: string[] } {
+  const { LineCounter, parseDocument, visit } = yaml();
   const counter = new LineCounter();
   const doc = parseDocument(text, {
     lineCounter: counter,

@@ -1,10 +1,15 @@
-import { isMap, isScalar, LineCounter, parseDocument, stringify, type Document } from 'yaml';
+import type * as Yaml from 'yaml';
+import type { Document } from 'yaml';
+import { lazyRequire } from '../../lib/lazy-require.js';
 import {
   automationConfigSchema,
   type AutomationConfig,
   type AutomationInput,
 } from '../../contract/ha-automations.js';
 import { badRequest, type HttpError } from '../../lib/http-error.js';
+
+/** yaml loads with the first automation edited in YAML, not at start. */
+const yaml = lazyRequire<typeof Yaml>('yaml');
 
 /**
  * The keys HA's automation schema knows (homeassistant/components/automation/config.py, with the
@@ -102,6 +107,7 @@ export function checkAutomationConfig(
 
 /** Parses the editor's YAML into a config; every error names its line. */
 export function parseAutomationYaml(text: string): AutomationConfig {
+  const { isMap, isScalar, LineCounter, parseDocument } = yaml();
   const lines = new LineCounter();
   const doc: Document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const error = doc.errors[0];
@@ -148,7 +154,7 @@ export function configFromInput(input: AutomationInput, id: string): Record<stri
  * boolean and a base-60 number, so 1.1 output quotes them and the text means the same in HA.
  */
 export function configToYaml(config: Record<string, unknown>): string {
-  return stringify(config, { lineWidth: 0, version: '1.1' });
+  return yaml().stringify(config, { lineWidth: 0, version: '1.1' });
 }
 
 /**

@@ -8,7 +8,14 @@ import type { AuditRecorder } from '../audit/index.js';
 import { createSettingsRepository } from '../settings/index.js';
 import { hubNames, sameNames, type HubNames } from './hub-names.js';
 import { checkOwnerCertificate } from './owner-certificate.js';
-import { createCa, describeCertificate, issueServerCertificate, splitPem, type PemPair } from './x509.js';
+import {
+  certificateNotAfter,
+  createCa,
+  describeCertificate,
+  issueServerCertificate,
+  splitPem,
+  type PemPair,
+} from './x509.js';
 
 /** The hub's server certificate is issued again this long before it expires. */
 export const RENEW_BEFORE_MS = 30 * 24 * 60 * 60 * 1000;
@@ -147,7 +154,7 @@ export function createTlsService(deps: TlsServiceDeps) {
         certificate,
         privateKey,
         names,
-        notAfter: Date.parse(describeCertificate(certificate).notAfter),
+        notAfter: certificateNotAfter(certificate),
       };
     } catch {
       return null;
@@ -163,7 +170,7 @@ export function createTlsService(deps: TlsServiceDeps) {
     writePrivate(files.serverKey, issued.privateKey, 0o600);
     writePrivate(files.serverCert, issued.certificate, 0o644);
     writePrivate(files.serverNames, JSON.stringify(names), 0o644);
-    const notAfter = Date.parse(describeCertificate(issued.certificate).notAfter);
+    const notAfter = certificateNotAfter(issued.certificate);
     log.info(
       {
         dnsNames: names.dnsNames,

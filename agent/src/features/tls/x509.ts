@@ -1,7 +1,6 @@
-// @peculiar/x509 resolves its ASN.1 types through tsyringe, which needs the Reflect metadata API.
-import 'reflect-metadata';
 import { X509Certificate as NodeX509, randomBytes, webcrypto } from 'node:crypto';
-import * as x509 from '@peculiar/x509';
+import { createRequire } from 'node:module';
+import type * as X509 from '@peculiar/x509';
 import type { TlsCertificateInfo } from '../../contract/tls.js';
 import type { HubNames } from './hub-names.js';
 
@@ -10,7 +9,25 @@ import type { HubNames } from './hub-names.js';
  * WebCrypto) and node's X509Certificate (checking). Keys are ECDSA P-256: every browser and OS the
  * household uses accepts them, and making one takes a millisecond, not RSA's seconds on a Jetson.
  */
-x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
+
+const require = createRequire(import.meta.url);
+let library: typeof X509 | null = null;
+/**
+ * @peculiar/x509 with its ASN.1 schemas, tsyringe and reflect-metadata is about 15 MB once loaded:
+ * it loads when a certificate is made or shown in full, not at each start (a start that finds its
+ * certificates reads their expiry with node's own X509Certificate). Required, not imported, so that
+ * describeCertificate stays synchronous.
+ */
+function peculiar(): typeof X509 {
+  if (!library) {
+    // @peculiar/x509 resolves its ASN.1 types through tsyringe, which needs the Reflect metadata API.
+    require('reflect-metadata');
+    const loaded = require('@peculiar/x509') as typeof X509;
+    loaded.cryptoProvider.set(webcrypto as unknown as Parameters<typeof loaded.cryptoProvider.set>[0]);
+    library = loaded;
+  }
+  return library;
+}
 
 const EC_KEY = { name: 'ECDSA', namedCurve: 'P-256' } as const;
 const SIGNING = { name: 'ECDSA', hash: 'SHA-256' } as const;
@@ -34,6 +51,7 @@ async function newKeys() {
 }
 
 async function privateKeyPem(key: webcrypto.CryptoKey): Promise<string> {
+  const x509 = peculiar();
   const der = await webcrypto.subtle.exportKey('pkcs8', key);
   return x509.PemConverter.encode(der, 'PRIVATE KEY');
 }
@@ -52,6 +70,7 @@ function rdn(value: string): string {
 
 /** The hub's CA: may sign server certificates only (path length 0). */
 export async function createCa(commonName: string, now = Date.now()): Promise<PemPair> {
+  const x509 = peculiar();
   const keys = await newKeys();
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
@@ -75,6 +94,7 @@ export async function issueServerCertificate(
   names: HubNames,
   now = Date.now(),
 ): Promise<PemPair> {
+  const x509 = peculiar();
   const caCert = new x509.X509Certificate(ca.certificate);
   const caKey = await webcrypto.subtle.importKey(
     'pkcs8',
@@ -115,6 +135,7 @@ export function splitPem(text: string): string[] {
 
 /** A certificate as the console shows it; `pem` must hold one parsable certificate. */
 export function describeCertificate(pem: string): TlsCertificateInfo {
+  const x509 = peculiar();
   const cert = new x509.X509Certificate(pem);
   const san = cert.getExtension(x509.SubjectAlternativeNameExtension);
   const names = san?.names.items ?? [];
@@ -127,4 +148,9 @@ export function describeCertificate(pem: string): TlsCertificateInfo {
     notAfter: cert.notAfter.toISOString(),
     fingerprintSha256: new NodeX509(pem).fingerprint256,
   };
+}
+
+/** When a certificate ends (ms since the epoch), read with node's X509Certificate alone. */
+export function certificateNotAfter(pem: string): number {
+  return Date.parse(new NodeX509(pem).validTo);
 }

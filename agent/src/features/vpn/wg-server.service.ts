@@ -1,5 +1,4 @@
 import { eq } from 'drizzle-orm';
-import QRCode from 'qrcode';
 import type {
   WgPeer,
   WgPeerCreated,
@@ -271,6 +270,8 @@ export function createWgServerService(deps: {
         .get();
       await reapply();
       const config = clientConfig(inserted);
+      // qrcode (with its PNG encoder) loads when a peer's configuration is first shown.
+      const { default: QRCode } = await import('qrcode');
       const qrSvg = await QRCode.toString(config, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
       return { peer: toPeer(inserted, await live()), config, qrSvg };
     },

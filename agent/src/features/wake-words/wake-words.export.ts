@@ -1,5 +1,7 @@
-import { strToU8, zipSync, type Zippable } from 'fflate';
-import { stringify } from 'yaml';
+import type * as Fflate from 'fflate';
+import type { Zippable } from 'fflate';
+import type * as Yaml from 'yaml';
+import { lazyRequire } from '../../lib/lazy-require.js';
 import {
   engineExportSchema,
   microWakeWordManifestSchema,
@@ -11,6 +13,10 @@ import {
   type EngineExport,
   type WakeWordSample,
 } from '../../contract/wake-words.js';
+
+/** yaml and fflate load with the first export, not at start. */
+const yaml = lazyRequire<typeof Yaml>('yaml');
+const fflate = lazyRequire<typeof Fflate>('fflate');
 
 /*
  * What each wake-word engine needs to train or deploy the phrase. Field names follow each engine's
@@ -62,7 +68,11 @@ function titleCase(phrase: string): string {
 
 function yamlFile(name: string, value: unknown, header: string[] = []) {
   const comments = header.map((line) => `# ${line}\n`).join('');
-  return { name, contentType: 'application/yaml', content: comments + stringify(value, { lineWidth: 0 }) };
+  return {
+    name,
+    contentType: 'application/yaml',
+    content: comments + yaml().stringify(value, { lineWidth: 0 }),
+  };
 }
 
 function microwakeword(subject: ExportSubject): EngineExport {
@@ -305,6 +315,7 @@ export function datasetZip(
     };
     return CSV_COLUMNS.map((column) => csvField(values[column])).join(',');
   });
+  const { strToU8, zipSync } = fflate();
   files['manifest.csv'] = strToU8(`${[CSV_COLUMNS.join(','), ...csvRows].join('\r\n')}\r\n`);
   files['manifest.json'] = strToU8(
     `${JSON.stringify(

@@ -1,8 +1,12 @@
-import { stringify } from 'yaml';
+import type * as Yaml from 'yaml';
+import { lazyRequire } from '../../../lib/lazy-require.js';
 import type { Routine, Sequence, Suggestion } from '../../../contract/analytics.js';
 import type { AutomationConfig } from '../../../contract/ha-automations.js';
 import { changeInWords, daysInWords, isStrong } from './anomalies.js';
 import { domainOf } from './prepared.js';
+
+/** yaml loads when a suggestion is first written out, not at start. */
+const yaml = lazyRequire<typeof Yaml>('yaml');
 
 /**
  * Suggestions (issue 16): each strong routine or sequence ending in a state a service can bring
@@ -69,7 +73,7 @@ function actionsFor(entityId: string, action: Action): Record<string, unknown>[]
  * 07:05:00 a base-60 number: writing YAML 1.1 quotes both, so the YAML pasted into HA means the same.
  */
 export function automationYaml(config: AutomationConfig): string {
-  return stringify(config, { lineWidth: 0, version: '1.1' });
+  return yaml().stringify(config, { lineWidth: 0, version: '1.1' });
 }
 
 export function routineSuggestion(routine: Routine): Suggestion | null {
