@@ -154,19 +154,29 @@ export function createFleetService(deps: FleetServiceDeps) {
     };
   }
 
+  /**
+   * A manager's read: the engine's lists asked at the same time as its state (no second round
+   * trip on the hot overview), the state's words winning when it is not a manager.
+   */
+  async function managerRead<T>(read: () => Promise<T>): Promise<{ status: FleetStatus; value: T }> {
+    const [s, value] = await Promise.allSettled([requireManager(), guarded(read)]);
+    if (s.status === 'rejected') throw s.reason;
+    if (value.status === 'rejected') throw value.reason;
+    return { status: s.value, value: value.value };
+  }
+
   async function readNodes(): Promise<FleetNode[]> {
-    const [info, nodes] = await Promise.all([engine.swarmInfo(), guarded(() => engine.listNodes())]);
-    const selfId = info.NodeID || null;
-    const nexusOf = await nodeNexus(nodes, selfId);
+    const { status: s, value: nodes } = await managerRead(() => engine.listNodes());
+    const nexusOf = await nodeNexus(nodes, s.nodeId);
     return nodes
-      .map((n) => toFleetNode(n, selfId, nexusOf(n)))
+      .map((n) => toFleetNode(n, s.nodeId, nexusOf(n)))
       .sort((a, b) => Number(b.self) - Number(a.self) || a.hostname.localeCompare(b.hostname));
   }
 
   async function readServices(): Promise<FleetService[]> {
-    const [services, tasks, nodes] = await guarded(() =>
-      Promise.all([engine.listServices(), engine.listTasks(), engine.listNodes()]),
-    );
+    const {
+      value: [services, tasks, nodes],
+    } = await managerRead(() => Promise.all([engine.listServices(), engine.listTasks(), engine.listNodes()]));
     return toFleetServices(services, tasks, nodes);
   }
 
@@ -296,10 +306,7 @@ export function createFleetService(deps: FleetServiceDeps) {
       return joinTokens();
     },
 
-    async nodes(): Promise<FleetNode[]> {
-      await requireManager();
-      return readNodes();
-    },
+    nodes: readNodes,
 
     async updateNode(id: string, change: FleetNodeUpdate): Promise<FleetNode> {
       await requireManager();
@@ -333,10 +340,7 @@ export function createFleetService(deps: FleetServiceDeps) {
       return updated;
     },
 
-    async services(): Promise<FleetService[]> {
-      await requireManager();
-      return readServices();
-    },
+    services: readServices,
 
     async scale(id: string, replicas: number): Promise<FleetService> {
       const { service, spec, version } = await inspectService(id);
