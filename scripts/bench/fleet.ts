@@ -280,7 +280,7 @@ async function main() {
     const lines = [
       await measure(client, '/api/fleet/nodes'),
       await measure(client, '/api/fleet/services'),
-      await measure(client, '/api/auth/me'),
+      await measure(client, '/api/auth/user'),
     ];
     process.stdout.write(
       `fleet overview (${NODES} nodes, ${SERVICES} services, 2–3 tasks each, recorded engine answers), ${new Date().toISOString()}\n` +
