@@ -21,6 +21,9 @@ export type EngineContainer = Docker.ContainerInfo;
 export type EngineContainerInspect = Docker.ContainerInspectInfo;
 export type EngineImage = Docker.ImageInfo;
 export type EngineStats = Docker.ContainerStats;
+/** Swarm services (issue 24): the Engine API's ServiceSpec and Service, as dockerode types them. */
+export type EngineServiceSpec = Docker.ServiceSpec;
+export type EngineService = Docker.Service;
 
 /** One event of the engine's pull progress stream (Engine API, "Create an image"). */
 export interface PullEvent {
@@ -99,7 +102,12 @@ export interface DockerAdapter {
   /** Pulls an image, reporting the engine's progress events; rejects with the engine's own error. */
   pullImage(ref: string, onEvent: (event: PullEvent) => void, signal?: AbortSignal): Promise<void>;
   listNetworks(filters: { label: string[] }): Promise<{ id: string; name: string }[]>;
-  createNetwork(name: string, labels: Record<string, string>): Promise<void>;
+  /** A bridge network unless told otherwise (the fleet's stacks make overlay networks). */
+  createNetwork(
+    name: string,
+    labels: Record<string, string>,
+    options?: { driver?: string; attachable?: boolean },
+  ): Promise<void>;
   removeNetwork(name: string): Promise<void>;
   listVolumes(filters: { label: string[] }): Promise<{ name: string }[]>;
   volumeExists(name: string): Promise<boolean>;
@@ -110,6 +118,18 @@ export interface DockerAdapter {
    * it ends (or errors) when the engine goes away. Optional so stand-ins need not stream.
    */
   streamEvents?(types: string[], signal: AbortSignal): Promise<Readable>;
+
+  // ---- swarm services (fleet stacks, issue 24) ----
+  /** `Swarm.LocalNodeState` from GET /info, and whether this node is a manager (`ControlAvailable`). */
+  swarmMembership(): Promise<{ state: string; manager: boolean }>;
+  /** GET /services with the engine's filters; `status` fills ServiceStatus (running/desired tasks). */
+  listServices(filters: { label?: string[]; name?: string[] }): Promise<EngineService[]>;
+  /** Answers the new service's id. */
+  createService(spec: EngineServiceSpec): Promise<string>;
+  /** Replaces the spec; `version` is the service's current Version.Index (the engine refuses a stale one). */
+  updateService(id: string, version: number, spec: EngineServiceSpec): Promise<{ warnings: string[] }>;
+  removeService(id: string): Promise<void>;
+  // ---- end of swarm services ----
 }
 
 /**
@@ -532,9 +552,15 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
         })),
       ),
 
-    createNetwork: (name, labels) =>
+    createNetwork: (name, labels, options) =>
       call(async (c) => {
-        await c.docker.createNetwork({ Name: name, Labels: labels, Driver: 'bridge', CheckDuplicate: true });
+        await c.docker.createNetwork({
+          Name: name,
+          Labels: labels,
+          Driver: options?.driver ?? 'bridge',
+          CheckDuplicate: true,
+          ...(options?.attachable !== undefined ? { Attachable: options.attachable } : {}),
+        });
       }),
 
     removeNetwork: (name) =>
@@ -607,5 +633,42 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
         source.on('error', (err) => events.destroy(toHttpError(err, endpoint)));
         return events;
       }),
+
+    // ---- swarm services (fleet stacks, issue 24) ----
+    swarmMembership: () =>
+      call(async (c) => {
+        const info = (await c.docker.info()) as {
+          Swarm?: { LocalNodeState?: string; ControlAvailable?: boolean };
+        };
+        return {
+          state: info.Swarm?.LocalNodeState || 'inactive',
+          manager: info.Swarm?.ControlAvailable ?? false,
+        };
+      }),
+
+    listServices: (filters) => call(async (c) => c.docker.listServices({ filters, status: true })),
+
+    createService: (spec) =>
+      call(async (c) => {
+        const created = (await c.docker.createService(spec)) as unknown as { ID?: string; id?: string };
+        return created.ID ?? created.id ?? '';
+      }),
+
+    updateService: (id, version, spec) =>
+      call(async (c) => {
+        // The version goes in the query, the spec is the body (Engine API, "Update a service").
+        const answer = (await c.docker
+          .getService(id)
+          .update({ _query: { version }, _body: spec } as unknown as object)) as {
+          Warnings?: string[] | null;
+        } | null;
+        return { warnings: answer?.Warnings ?? [] };
+      }),
+
+    removeService: (id) =>
+      call(async (c) => {
+        await c.docker.getService(id).remove();
+      }),
+    // ---- end of swarm services ----
   };
 }
