@@ -314,6 +314,39 @@ services:
     expect((await owner.delete(`/api/fleet/stacks/${stack}`)).status).toBe(404);
   });
 
+  it('deploys a catalog app to the fleet, warning that a GPU runtime comes from the node engine', async () => {
+    const appPort = await freePort();
+    const res = await owner.post('/api/docker/catalog/ollama/deploy', {
+      target: 'fleet',
+      // The test image, so that no node reaches a registry; it has no command, so its task restarts.
+      settings: { OLLAMA_IMAGE: SWARM_TEST_IMAGE, OLLAMA_PORT: String(appPort) },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json.deployment).toMatchObject({
+      stack: 'nexus-ollama',
+      catalogApp: 'ollama',
+      result: 'success',
+    });
+    expect(res.json.deployment.message).toMatch(/runtime is ignored on the fleet.*default-runtime/);
+    expect(res.json.probe.message).toMatch(/not probed: the app runs on the fleet/);
+    expect(stackServices('nexus-ollama')).toEqual(['nexus-ollama_ollama']);
+    const { Spec: spec } = inspect('nexus-ollama_ollama');
+    expect(spec.EndpointSpec.Ports).toEqual([
+      { Protocol: 'tcp', TargetPort: 11434, PublishedPort: appPort, PublishMode: 'host' },
+    ]);
+    expect(spec.TaskTemplate.ContainerSpec.Mounts[0]).toMatchObject({
+      Type: 'volume',
+      Source: 'nexus-ollama_models',
+      Target: '/root/.ollama',
+    });
+    const listed = (await owner.get('/api/docker/stacks')).json.stacks.find(
+      (s: { name: string }) => s.name === 'nexus-ollama',
+    );
+    expect(listed).toMatchObject({ target: 'fleet', catalogApp: 'ollama' });
+    expect((await owner.delete('/api/docker/stacks/nexus-ollama')).status).toBe(200);
+    expect(stackServices('nexus-ollama')).toEqual([]);
+  });
+
   it('answers 409 in words when the hub is in no fleet', async () => {
     swarm.cli(['swarm', 'leave', '--force']);
     const res = await owner.post('/api/docker/stacks', {

@@ -367,7 +367,6 @@ const FLEET_REFUSED_KEYS: Record<string, string> = {
   devices: 'swarm services cannot map host devices',
   ipc: 'swarm services cannot share an IPC namespace',
   pid: 'swarm services cannot share a PID namespace',
-  runtime: 'swarm services use the engine default runtime',
   shm_size: 'swarm services cannot set the shared memory size',
   security_opt: 'swarm services take no security options',
 };
@@ -377,6 +376,9 @@ const FLEET_IGNORED_KEYS: Record<string, string> = {
   pull_policy: 'every node pulls the image itself when it starts a task',
   expose: 'services on one overlay network reach each other on every port',
   platform: 'use a placement constraint such as node.platform.arch==aarch64 instead',
+  // Swarm services cannot choose a runtime; Jetsons give GPU access through the engine's default.
+  runtime:
+    'a service runs with its node engine\'s default runtime: on GPU nodes set "default-runtime": "nvidia" in /etc/docker/daemon.json, and constrain the service to them (e.g. node.labels.nexus.gpu)',
 };
 
 function fleetChecks(
