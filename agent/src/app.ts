@@ -741,6 +741,7 @@ function apiRoutes(
     .route('/settings/outbound', outboundSettingsRoutes(outboundSettings))
     .route('/subscription', subscriptionRoutes(subscription, licences, planLimits))
     .route('/docker', docker.routes)
+    .route('/fleet/stacks', docker.fleetStackRoutes)
     .route('/fleet', fleet.routes)
     .route(
       '/setup',

@@ -21,6 +21,8 @@ export type EngineContainer = Docker.ContainerInfo;
 export type EngineContainerInspect = Docker.ContainerInspectInfo;
 export type EngineImage = Docker.ImageInfo;
 export type EngineStats = Docker.ContainerStats;
+/** A swarm service's spec as a stack deploy builds it (issue 24), as dockerode types it. */
+export type EngineServiceSpec = Docker.ServiceSpec;
 
 /** One event of the engine's pull progress stream (Engine API, "Create an image"). */
 export interface PullEvent {
@@ -94,6 +96,8 @@ export interface EngineService extends EngineVersioned {
     Ports?: { PublishedPort?: number; TargetPort?: number; Protocol?: string; PublishMode?: string }[];
   };
   UpdateStatus?: { State?: string; Message?: string; StartedAt?: string; CompletedAt?: string };
+  /** Filled when the list is asked with `status=true`. */
+  ServiceStatus?: { RunningTasks?: number; DesiredTasks?: number; CompletedTasks?: number };
 }
 export interface EngineTask extends EngineVersioned {
   ServiceID?: string;
@@ -175,7 +179,12 @@ export interface DockerAdapter {
   /** Pulls an image, reporting the engine's progress events; rejects with the engine's own error. */
   pullImage(ref: string, onEvent: (event: PullEvent) => void, signal?: AbortSignal): Promise<void>;
   listNetworks(filters: { label: string[] }): Promise<{ id: string; name: string }[]>;
-  createNetwork(name: string, labels: Record<string, string>): Promise<void>;
+  /** A bridge network unless told otherwise (the fleet's stacks make overlay networks). */
+  createNetwork(
+    name: string,
+    labels: Record<string, string>,
+    options?: { driver?: string; attachable?: boolean },
+  ): Promise<void>;
   removeNetwork(name: string): Promise<void>;
   listVolumes(filters: { label: string[] }): Promise<{ name: string }[]>;
   volumeExists(name: string): Promise<boolean>;
@@ -208,18 +217,24 @@ export interface DockerAdapter {
   inspectNode(id: string): Promise<EngineNode>;
   /** POST /nodes/{id}/update at `version` (the engine refuses a stale one: a conflict). */
   updateNode(id: string, version: number, spec: NonNullable<EngineNode['Spec']>): Promise<void>;
-  listServices(): Promise<EngineService[]>;
+  /** GET /services with the engine's filters; `status` fills ServiceStatus (running/desired tasks). */
+  listServices(filters?: { label?: string[]; name?: string[] }): Promise<EngineService[]>;
   inspectService(id: string): Promise<EngineService>;
   /** POST /services/{id}/update at `version`; `rollback: 'previous'` is the engine's own rollback. */
   updateService(
     id: string,
     version: number,
-    spec: NonNullable<EngineService['Spec']>,
+    spec: NonNullable<EngineService['Spec']> | EngineServiceSpec,
     opts?: { rollback?: 'previous' },
-  ): Promise<void>;
+  ): Promise<{ warnings: string[] }>;
   listTasks(filters?: { service?: string[] }): Promise<EngineTask[]>;
   /** A service's logs from all its tasks (GET /services/{id}/logs with details). */
   readServiceLogs(id: string, opts: LogOptions): Promise<ServiceLogLine[]>;
+  /** `Swarm.LocalNodeState` from GET /info, and whether this node is a manager (`ControlAvailable`). */
+  swarmMembership(): Promise<{ state: string; manager: boolean }>;
+  /** Answers the new service's id. */
+  createService(spec: EngineServiceSpec): Promise<string>;
+  removeService(id: string): Promise<void>;
 }
 
 /**
@@ -771,9 +786,15 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
         })),
       ),
 
-    createNetwork: (name, labels) =>
+    createNetwork: (name, labels, options) =>
       call(async (c) => {
-        await c.docker.createNetwork({ Name: name, Labels: labels, Driver: 'bridge', CheckDuplicate: true });
+        await c.docker.createNetwork({
+          Name: name,
+          Labels: labels,
+          Driver: options?.driver ?? 'bridge',
+          CheckDuplicate: true,
+          ...(options?.attachable !== undefined ? { Attachable: options.attachable } : {}),
+        });
       }),
 
     removeNetwork: (name) =>
@@ -906,17 +927,25 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
         await c.docker.getNode(id).update({ _query: { version }, _body: spec });
       }),
 
-    listServices: () =>
-      swarm(async (c) => (await c.docker.listServices({ status: true })) as unknown as EngineService[]),
+    listServices: (filters) =>
+      swarm(
+        async (c) =>
+          (await c.docker.listServices({
+            status: true,
+            ...(filters ? { filters } : {}),
+          })) as unknown as EngineService[],
+      ),
 
     inspectService: (id) => swarm((c) => c.docker.getService(id).inspect() as Promise<EngineService>),
 
     updateService: (id, version, spec, opts) =>
       swarm(async (c) => {
-        await c.docker.getService(id).update({
+        // The version goes in the query, the spec is the body (Engine API, "Update a service").
+        const answer = (await c.docker.getService(id).update({
           _query: { version, ...(opts?.rollback ? { rollback: opts.rollback } : {}) },
           _body: spec,
-        });
+        } as unknown as object)) as { Warnings?: string[] | null } | null;
+        return { warnings: answer?.Warnings ?? [] };
       }),
 
     listTasks: (filters) =>
@@ -936,5 +965,29 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
         const buffer = Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw), 'utf8');
         return demuxLogs(buffer, { tty, timestamps: opts.timestamps }).map(splitLogDetails);
       }),
+
+    // ---- swarm services (fleet stacks, issue 24) ----
+    swarmMembership: () =>
+      call(async (c) => {
+        const info = (await c.docker.info()) as {
+          Swarm?: { LocalNodeState?: string; ControlAvailable?: boolean };
+        };
+        return {
+          state: info.Swarm?.LocalNodeState || 'inactive',
+          manager: info.Swarm?.ControlAvailable ?? false,
+        };
+      }),
+
+    createService: (spec) =>
+      swarm(async (c) => {
+        const created = (await c.docker.createService(spec)) as unknown as { ID?: string; id?: string };
+        return created.ID ?? created.id ?? '';
+      }),
+
+    removeService: (id) =>
+      swarm(async (c) => {
+        await c.docker.getService(id).remove();
+      }),
+    // ---- end of swarm services ----
   };
 }

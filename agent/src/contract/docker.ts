@@ -223,6 +223,8 @@ export const stackSummarySchema = z.object({
   source: z.enum(['console', 'external']),
   status: z.enum(['running', 'partial', 'stopped', 'missing']),
   catalogApp: z.string().nullable(),
+  /** hub: containers on this engine; fleet: swarm services (a service's state says running/pending). */
+  target: stackTargetSchema,
   services: z.array(stackServiceSchema),
   updatedAt: z.string().nullable(),
 });
@@ -238,7 +240,9 @@ export type StackDetail = z.infer<typeof stackDetailSchema>;
 /** What a deployment left behind, so nothing stands half-deployed without the owner knowing. */
 export const deploymentOutcomeSchema = z.object({
   pulled: z.array(z.string()),
-  created: z.array(z.object({ kind: z.enum(['container', 'network', 'volume']), name: z.string() })),
+  created: z.array(
+    z.object({ kind: z.enum(['container', 'network', 'volume', 'service']), name: z.string() }),
+  ),
   removed: z.array(z.string()),
   /** Containers of the stack still present after a failure, and their state. */
   standing: z.array(z.object({ name: z.string(), state: z.string() })),
@@ -284,7 +288,7 @@ export const deployEventSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('pulled'), image: z.string() }),
   z.object({
     type: z.literal('created'),
-    kind: z.enum(['container', 'network', 'volume']),
+    kind: z.enum(['container', 'network', 'volume', 'service']),
     name: z.string(),
   }),
   z.object({ type: z.literal('started'), service: z.string(), container: z.string() }),
@@ -359,6 +363,8 @@ export type CatalogAppView = z.infer<typeof catalogAppViewSchema>;
 export const catalogParamSchema = z.object({ app: z.string().regex(/^[a-z0-9][a-z0-9-]*$/) });
 export const catalogDeployInputSchema = z.object({
   settings: stackVariablesSchema.optional().default({}),
+  /** A first deploy's target; a deployed app stays where it is. */
+  target: stackTargetSchema.optional().default('hub'),
 });
 
 export const probeResultSchema = z.object({

@@ -9,6 +9,7 @@ import {
   type CatalogProbe,
   type Deployment,
   type ProbeResult,
+  type StackTarget,
 } from '../../contract/docker.js';
 import { HttpError } from '../../lib/http-error.js';
 import type { Actor, Emit, StacksService } from './stacks.service.js';
@@ -187,13 +188,14 @@ export function createCatalogService(deps: { dir: string; stacks: StacksService 
     },
 
     /** Checks everything that can be checked before anything is created (400/404/409/502). */
-    async preflight(id: string, settings: Record<string, string>) {
+    /** `target` applies to a first deploy; a deployed app is redeployed where it runs. */
+    async preflight(id: string, settings: Record<string, string>, target: StackTarget = 'hub') {
       const { app, compose } = await find(id);
       const variables = resolveSettings(app, settings);
       const stored = stacks.storedStack(app.stack);
-      if (!stored) await stacks.preflightDeploy({ name: app.stack, compose, variables });
+      if (!stored) await stacks.preflightDeploy({ name: app.stack, compose, variables, target });
       else await stacks.preflightRedeploy(app.stack, { compose, variables });
-      return { app, compose, variables, redeploy: Boolean(stored) };
+      return { app, compose, variables, redeploy: Boolean(stored), target: stored?.target ?? target };
     },
 
     /** Deploys an app (or applies new settings to a deployed one), then probes its health. */
@@ -202,12 +204,30 @@ export function createCatalogService(deps: { dir: string; stacks: StacksService 
       settings: Record<string, string>,
       actor: Actor,
       emit: Emit,
+      requestedTarget: StackTarget = 'hub',
     ): Promise<{ deployment: Deployment; probe: ProbeResult }> {
-      const { app, compose, variables, redeploy } = await this.preflight(id, settings);
+      const { app, compose, variables, redeploy, target } = await this.preflight(
+        id,
+        settings,
+        requestedTarget,
+      );
       const deployment = redeploy
         ? await stacks.redeploy(app.stack, { pull: false, compose, variables }, actor, emit)
-        : await stacks.deploy({ name: app.stack, compose, variables, catalogApp: app.id }, actor, emit);
-      const probe = await waitHealthy(app, await portOf(app, variables), emit);
+        : await stacks.deploy(
+            { name: app.stack, compose, variables, catalogApp: app.id, target },
+            actor,
+            emit,
+          );
+      // On the fleet the app runs on whichever node the swarm chose: this hub's loopback may not reach it.
+      const probe =
+        target === 'fleet'
+          ? {
+              ok: true,
+              message: 'not probed: the app runs on the fleet; its tasks show where and in which state',
+              target: 'fleet',
+              ms: 0,
+            }
+          : await waitHealthy(app, await portOf(app, variables), emit);
       return { deployment, probe };
     },
 

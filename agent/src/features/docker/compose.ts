@@ -62,7 +62,39 @@ const deviceRequest = z.strictObject({
   options: z.record(z.string(), z.string()).optional(),
 });
 
+/** deploy.update_config and deploy.rollback_config (compose-spec "deploy"), honoured on the fleet. */
+const updateConfig = z.strictObject({
+  parallelism: z.number().int().min(0).optional(),
+  delay: duration.optional(),
+  failure_action: z.enum(['continue', 'pause', 'rollback']).optional(),
+  monitor: duration.optional(),
+  max_failure_ratio: z.number().min(0).max(1).optional(),
+  order: z.enum(['stop-first', 'start-first']).optional(),
+});
+
 const deploy = z.strictObject({
+  // The keys below are swarm's (docker stack deploy); a hub deploy refuses them (see FLEET_ONLY_DEPLOY_KEYS).
+  mode: z.enum(['replicated', 'global']).optional(),
+  replicas: z.number().int().min(0).max(1000).optional(),
+  endpoint_mode: z.enum(['vip', 'dnsrr']).optional(),
+  labels: keyValues.optional(),
+  placement: z
+    .strictObject({
+      constraints: z.array(z.string().min(1)).optional(),
+      preferences: z.array(z.strictObject({ spread: z.string().min(1) })).optional(),
+      max_replicas_per_node: z.number().int().min(0).optional(),
+    })
+    .optional(),
+  restart_policy: z
+    .strictObject({
+      condition: z.enum(['none', 'on-failure', 'any']).optional(),
+      delay: duration.optional(),
+      max_attempts: z.number().int().min(0).optional(),
+      window: duration.optional(),
+    })
+    .optional(),
+  update_config: updateConfig.optional(),
+  rollback_config: updateConfig.optional(),
   resources: z
     .strictObject({
       limits: z
@@ -200,6 +232,8 @@ export interface PortBinding {
   protocol: string;
   hostPort: string | null;
   hostIp: string | null;
+  /** Swarm's publish mode, when the long syntax names one (the fleet defaults to host). */
+  mode?: 'host' | 'ingress';
 }
 
 export interface VolumeMount {
@@ -209,6 +243,8 @@ export interface VolumeMount {
   target: string;
   readOnly: boolean;
 }
+
+export type { ComposeService };
 
 export type DependencyCondition = 'service_started' | 'service_healthy' | 'service_completed_successfully';
 
@@ -309,10 +345,114 @@ function composeError(message: string, line: number | null, extra?: Record<strin
   return new HttpError(400, line ? `${message} (line ${line})` : message, { line, ...extra });
 }
 
+/** Where the stack goes: this hub's engine (containers) or the fleet (swarm services). */
+export interface PlanOptions {
+  target?: 'hub' | 'fleet';
+}
+
+/** deploy keys that only swarm honours: a hub deploy refuses them rather than dropping them. */
+const FLEET_ONLY_DEPLOY_KEYS = [
+  'mode',
+  'replicas',
+  'endpoint_mode',
+  'labels',
+  'placement',
+  'restart_policy',
+  'update_config',
+  'rollback_config',
+] as const;
+
+/**
+ * What a swarm service cannot be: compose keys that `docker stack deploy` ignores (and so would
+ * deploy something other than the file says) are refused here, before anything is created.
+ */
+const FLEET_REFUSED_KEYS: Record<string, string> = {
+  container_name: 'swarm names the tasks of a service itself (<stack>_<service>.<n>)',
+  privileged: 'swarm services cannot run privileged',
+  devices: 'swarm services cannot map host devices',
+  ipc: 'swarm services cannot share an IPC namespace',
+  pid: 'swarm services cannot share a PID namespace',
+  shm_size: 'swarm services cannot set the shared memory size',
+  security_opt: 'swarm services take no security options',
+};
+
+/** Compose keys a swarm service has no use for: deployed without them, with a warning. */
+const FLEET_IGNORED_KEYS: Record<string, string> = {
+  pull_policy: 'every node pulls the image itself when it starts a task',
+  expose: 'services on one overlay network reach each other on every port',
+  platform: 'use a placement constraint such as node.platform.arch==aarch64 instead',
+  // Swarm services cannot choose a runtime; Jetsons give GPU access through the engine's default.
+  runtime:
+    'a service runs with its node engine\'s default runtime: on GPU nodes set "default-runtime": "nvidia" in /etc/docker/daemon.json, and constrain the service to them (e.g. node.labels.nexus.gpu)',
+};
+
+function fleetChecks(
+  file: ComposeFile,
+  line: (path: (string | number)[]) => number | null,
+  warnings: string[],
+): void {
+  for (const [name, service] of Object.entries(file.services)) {
+    for (const [key, why] of Object.entries(FLEET_REFUSED_KEYS)) {
+      if (service[key as keyof ComposeService] !== undefined) {
+        throw composeError(
+          `services.${name}.${key} cannot be deployed to the fleet: ${why}`,
+          line(['services', name, key]),
+        );
+      }
+    }
+    for (const [key, why] of Object.entries(FLEET_IGNORED_KEYS)) {
+      if (service[key as keyof ComposeService] !== undefined) {
+        warnings.push(`services.${name}.${key} is ignored on the fleet: ${why}.`);
+      }
+    }
+    if (service.network_mode && service.network_mode !== 'host') {
+      throw composeError(
+        `services.${name}.network_mode: ${service.network_mode} cannot be deployed to the fleet: use host or the stack's overlay networks`,
+        line(['services', name, 'network_mode']),
+      );
+    }
+    if (service.deploy?.resources?.reservations?.devices) {
+      throw composeError(
+        `services.${name}.deploy.resources.reservations.devices cannot be deployed to the fleet: swarm services do not reserve devices`,
+        line(['services', name, 'deploy', 'resources', 'reservations', 'devices']),
+      );
+    }
+    const dependsOn = service.depends_on;
+    if (dependsOn) {
+      const conditions = Array.isArray(dependsOn) ? [] : Object.values(dependsOn).map((d) => d.condition);
+      const waiting = conditions.find((c) => c !== 'service_started');
+      if (waiting) {
+        throw composeError(
+          `services.${name}.depends_on: ${waiting} cannot be honoured on the fleet: swarm starts every service at once and restarts the tasks that fail`,
+          line(['services', name, 'depends_on']),
+        );
+      }
+      warnings.push(
+        `services.${name}.depends_on is ignored on the fleet: swarm starts every service at once.`,
+      );
+    }
+    (service.ports ?? []).forEach((port, i) => {
+      if (typeof port === 'object' && port.host_ip) {
+        throw composeError(
+          `services.${name}.ports: host_ip cannot be deployed to the fleet: a swarm port is published on every address of its node`,
+          line(['services', name, 'ports', i]),
+        );
+      }
+      if (typeof port === 'string' && /^(\[[^\]]+\]|\d+\.\d+\.\d+\.\d+):/.test(port)) {
+        throw composeError(
+          `services.${name}.ports: "${port}" names a host address, which a fleet deploy cannot honour: a swarm port is published on every address of its node`,
+          line(['services', name, 'ports', i]),
+        );
+      }
+    });
+  }
+}
+
 /** Parses, interpolates and validates a compose file; every failure is a 400 naming its line. */
 export function parseCompose(
   text: string,
   variables: Record<string, string> = {},
+  options: PlanOptions = {},
 ): { file: ComposeFile; warnings: string[] } {
   const { LineCounter, parseDocument, visit } = yaml();
   const counter = new LineCounter();
@@ -407,6 +547,20 @@ export function parseCompose(
   const warnings = [...unset].map(
     (name) => `The ${name} variable is not set; it stands for an empty string.`,
   );
+  const line = (path: (string | number)[]) => lineOf(doc, counter, path);
+  if (options.target === 'fleet') {
+    fleetChecks(result.data, line, warnings);
+  } else {
+    for (const [name, service] of Object.entries(result.data.services)) {
+      const key = FLEET_ONLY_DEPLOY_KEYS.find((k) => service.deploy?.[k] !== undefined);
+      if (key) {
+        throw composeError(
+          `services.${name}.deploy.${key} is honoured only on the fleet (swarm services): deploy the stack to the fleet, or remove it`,
+          line(['services', name, 'deploy', key]),
+        );
+      }
+    }
+  }
   return { file: result.data, warnings };
 }
 
@@ -496,6 +650,7 @@ function parsePort(spec: string | number | z.infer<typeof portLong>, service: st
         protocol: spec.protocol ?? 'tcp',
         hostPort: spec.published === undefined ? null : String(spec.published),
         hostIp: spec.host_ip ?? null,
+        ...(spec.mode ? { mode: spec.mode } : {}),
       },
     ];
   }
@@ -606,8 +761,12 @@ function startOrder(services: Record<string, { dependsOn: { service: string }[] 
 }
 
 /** Parses a compose file into what the deployer creates, in start order. */
-export function planStack(text: string, variables: Record<string, string> = {}): StackPlan {
-  const { file, warnings } = parseCompose(text, variables);
+export function planStack(
+  text: string,
+  variables: Record<string, string> = {},
+  options: PlanOptions = {},
+): StackPlan {
+  const { file, warnings } = parseCompose(text, variables, options);
   const declaredVolumes = new Set(Object.keys(file.volumes ?? {}));
   const declaredNetworks = new Set(Object.keys(file.networks ?? {}));
 

@@ -9,7 +9,7 @@ import type { LivePublisher } from '../../live/hub.js';
 import type { AuditLog } from '../audit/index.js';
 import { createCatalogService } from './catalog.service.js';
 import { createDockerRepository } from './docker.repository.js';
-import { dockerRoutes } from './docker.routes.js';
+import { dockerRoutes, fleetStackRoutes } from './docker.routes.js';
 import { createDockerService } from './docker.service.js';
 import { registerDockerLogTopics } from './log-follow.js';
 import { createStacksService } from './stacks.service.js';
@@ -56,5 +56,11 @@ export function createDockerFeature(deps: {
     now: deps.now,
   });
   // `updates.onUpdateAvailable(listener)` is the hook for notifications (issue 19).
-  return { routes: dockerRoutes({ docker, stacks, catalog, updates }), logs, updates };
+  return {
+    routes: dockerRoutes({ docker, stacks, catalog, updates }),
+    /** Mounted at /api/fleet/stacks. */
+    fleetStackRoutes: fleetStackRoutes(stacks),
+    logs,
+    updates,
+  };
 }

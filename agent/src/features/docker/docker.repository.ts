@@ -39,6 +39,8 @@ export function createDockerRepository(db: Db, now: () => number = Date.now) {
       variablesSealed: string;
       catalogApp: string | null;
       userId: number | null;
+      /** Defaults to hub; a redeploy keeps the stack where it is. */
+      target?: 'hub' | 'fleet';
     }): void {
       const t = new Date(now());
       db.insert(dockerStacks)

@@ -90,6 +90,18 @@ async function runDeployment(
   });
 }
 
+/**
+ * `/api/fleet/stacks` (issue 24): the swarm's stacks as `docker stack ls` lists them, and their
+ * removal (`docker stack rm`). Deploys go through `POST /api/docker/stacks` with target: fleet.
+ */
+export function fleetStackRoutes(stacks: StacksService) {
+  return new Hono<AppEnv>()
+    .get('/', requireUser, async (c) => c.json({ stacks: await stacks.fleetList() }))
+    .delete('/:name', requireAdmin, validate('param', stackParamSchema), async (c) =>
+      c.json({ deployment: await stacks.removeFromFleet(c.req.valid('param').name, actorOf(c)) }),
+    );
+}
+
 export function dockerRoutes(deps: {
   docker: DockerService;
   stacks: StacksService;
@@ -246,11 +258,11 @@ export function dockerRoutes(deps: {
         validate('json', catalogDeployInputSchema),
         (c) => {
           const { app } = c.req.valid('param');
-          const { settings } = c.req.valid('json');
+          const { settings, target } = c.req.valid('json');
           return runDeployment(
             c,
-            () => catalog.preflight(app, settings),
-            (emit) => catalog.deploy(app, settings, actorOf(c), emit),
+            () => catalog.preflight(app, settings, target),
+            (emit) => catalog.deploy(app, settings, actorOf(c), emit, target),
             201,
           );
         },

@@ -9,6 +9,10 @@ export const dockerStacks = sqliteTable('docker_stacks', {
   /** The ${VARIABLE} values, sealed by the SecretBox: catalog settings may hold tokens. */
   variablesSealed: text('variables_sealed').notNull(),
   catalogApp: text('catalog_app'),
+  /** hub: containers on this engine; fleet: swarm services (issue 24). */
+  target: text('target', { enum: ['hub', 'fleet'] })
+    .notNull()
+    .default('hub'),
   createdBy: integer('created_by').references(() => users.id, { onDelete: 'set null' }),
   createdAt: integer('created_at', { mode: 'timestamp_ms' }).notNull(),
   updatedAt: integer('updated_at', { mode: 'timestamp_ms' }).notNull(),

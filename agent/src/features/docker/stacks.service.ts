@@ -13,11 +13,15 @@ import {
   type DeploymentOutcome,
   type StackDetail,
   type StackSummary,
+  type StackTarget,
 } from '../../contract/docker.js';
+import type { EngineService } from '../../adapters/docker.js';
 import { HttpError } from '../../lib/http-error.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import { planStack, type ServicePlan, type StackPlan } from './compose.js';
 import type { DockerRepository } from './docker.repository.js';
+import { createFleetStacks, groupByStack } from './fleet-stacks.js';
+import { fleetWarnings } from './swarm-stack.js';
 
 /** docker compose's labels (compose v2), so stacks from here and from `docker compose` look the same. */
 const LABEL = {
@@ -239,6 +243,7 @@ export function createStacksService(deps: {
 }) {
   const { engine, repo, secrets } = deps;
   const running = new Set<string>();
+  const fleet = createFleetStacks(engine);
 
   const projectContainers = async (name: string) =>
     (await engine.listContainers({ label: [`${LABEL.project}=${name}`] })).sort(byCreated);
@@ -451,8 +456,16 @@ export function createStacksService(deps: {
     }
   }
 
-  async function standing(project: string): Promise<DeploymentOutcome['standing']> {
+  async function standing(
+    project: string,
+    target: StackTarget = 'hub',
+  ): Promise<DeploymentOutcome['standing']> {
     try {
+      if (target === 'fleet') {
+        return fleet
+          .summarizeServices(project, await fleet.services(project))
+          .map((s) => ({ name: `${project}_${s.service}`, state: s.status ?? s.state }));
+      }
       return (await projectContainers(project)).map((c) => ({ name: containerName(c), state: c.State }));
     } catch {
       return [];
@@ -471,12 +484,21 @@ export function createStacksService(deps: {
 
   /** What can be refused before anything is created: a bad file (400), no engine (502), a name in use (409). */
   async function preflightDeploy(
-    input: { name: string; compose: string; variables: Record<string, string> },
+    input: { name: string; compose: string; variables: Record<string, string>; target?: StackTarget },
     checkBusy = true,
   ) {
-    const plan = planStack(input.compose, input.variables);
+    const target = input.target ?? 'hub';
+    const plan = planStack(input.compose, input.variables, { target });
     await engine.ping();
-    if ((await projectContainers(input.name)).length > 0 || repo.getStack(input.name)) {
+    if (target === 'fleet') {
+      await fleet.requireManager();
+      fleet.checkSpecs(input.name, plan);
+    }
+    if (
+      (await projectContainers(input.name)).length > 0 ||
+      repo.getStack(input.name) ||
+      (await fleet.services(input.name)).length > 0
+    ) {
       throw new HttpError(409, `A stack named ${input.name} already exists: redeploy or remove it instead`);
     }
     if (checkBusy && running.has(input.name)) {
@@ -505,8 +527,12 @@ export function createStacksService(deps: {
     }
     const compose = opts.compose ?? stored.compose;
     const variables = opts.variables ?? openVariables(stored.variablesSealed);
-    const plan = planStack(compose, variables);
+    const plan = planStack(compose, variables, { target: stored.target });
     await engine.ping();
+    if (stored.target === 'fleet') {
+      await fleet.requireManager();
+      fleet.checkSpecs(name, plan);
+    }
     if (checkBusy && running.has(name)) {
       throw new HttpError(409, `Something is already being done to the stack ${name}; wait for it to finish`);
     }
@@ -514,12 +540,19 @@ export function createStacksService(deps: {
   }
 
   async function deploy(
-    input: { name: string; compose: string; variables: Record<string, string>; catalogApp?: string | null },
+    input: {
+      name: string;
+      compose: string;
+      variables: Record<string, string>;
+      catalogApp?: string | null;
+      target?: StackTarget;
+    },
     actor: Actor,
     emit: Emit = silent,
     signal?: AbortSignal,
   ): Promise<Deployment> {
-    const plan = planStack(input.compose, input.variables);
+    const plan = planStack(input.compose, input.variables, { target: input.target });
+    if (input.target === 'fleet') return deployToFleet(input, plan, actor, emit);
     return exclusive(input.name, async () => {
       await preflightDeploy(input, false);
       for (const warning of plan.warnings) emit({ type: 'step', message: warning });
@@ -554,6 +587,54 @@ export function createStacksService(deps: {
     });
   }
 
+  /**
+   * A first deploy, or a redeploy, of a stack on the fleet: swarm services made or updated in place
+   * (fleet-stacks.ts). A first deploy that fails removes what it made; a redeploy that fails leaves
+   * the services it already updated as they are (each has the engine's rollback).
+   */
+  async function deployToFleet(
+    input: { name: string; compose: string; variables: Record<string, string>; catalogApp?: string | null },
+    plan: StackPlan,
+    actor: Actor,
+    emit: Emit,
+    redeployOf?: { catalogApp: string | null },
+  ): Promise<Deployment> {
+    const run = async () => {
+      if (!redeployOf) await preflightDeploy({ ...input, target: 'fleet' }, false);
+      const warnings = [...plan.warnings, ...fleetWarnings(plan)];
+      for (const warning of warnings) emit({ type: 'step', message: warning });
+      const catalogApp = redeployOf ? redeployOf.catalogApp : (input.catalogApp ?? null);
+      const id = repo.startDeployment({
+        stack: input.name,
+        action: redeployOf ? 'redeploy' : 'deploy',
+        catalogApp,
+        userId: actor.id,
+        userName: actor.name,
+      });
+      const outcome = emptyOutcome();
+      try {
+        await fleet.apply(input.name, plan, id, outcome, emit);
+        repo.saveStack({
+          name: input.name,
+          compose: input.compose,
+          variablesSealed: sealVariables(input.variables),
+          catalogApp,
+          userId: actor.id,
+          target: 'fleet',
+        });
+        outcome.standing = await standing(input.name, 'fleet');
+        return repo.finishDeployment(id, 'success', warnings.join(' ') || null, outcome);
+      } catch (err) {
+        if (outcome.created.length) emit({ type: 'step', message: 'Removing what this deployment created' });
+        await fleet.undo(outcome, emit);
+        outcome.standing = await standing(input.name, 'fleet');
+        throw failed(id, err, outcome);
+      }
+    };
+    // A redeploy already holds the stack (redeploy's exclusive).
+    return redeployOf ? run() : exclusive(input.name, run);
+  }
+
   async function redeploy(
     name: string,
     opts: { pull: boolean; compose?: string; variables?: Record<string, string> },
@@ -563,6 +644,11 @@ export function createStacksService(deps: {
   ): Promise<Deployment> {
     return exclusive(name, async () => {
       const { stored, compose, variables, plan } = await preflightRedeploy(name, opts, false);
+      if (stored.target === 'fleet') {
+        return deployToFleet({ name, compose, variables }, plan, actor, emit, {
+          catalogApp: stored.catalogApp,
+        });
+      }
       const id = repo.startDeployment({
         stack: name,
         action: 'redeploy',
@@ -628,6 +714,12 @@ export function createStacksService(deps: {
       const containers = await projectContainers(name);
       const stored = repo.getStack(name);
       if (containers.length === 0 && !stored) throw new HttpError(404, `No stack named ${name}`);
+      if (stored?.target === 'fleet' && action !== 'remove') {
+        throw new HttpError(
+          409,
+          `The stack ${name} runs on the fleet: its services are scaled (to 0 and back), not stopped and started`,
+        );
+      }
       const id = repo.startDeployment({
         stack: name,
         action,
@@ -645,6 +737,64 @@ export function createStacksService(deps: {
         throw failed(id, err, outcome);
       }
     });
+  }
+
+  /** `docker stack rm`: the stack's services and networks; its stored compose file goes too. */
+  async function removeFromFleet(name: string, actor: Actor): Promise<Deployment> {
+    return exclusive(name, async () => {
+      const stored = repo.getStack(name);
+      if (stored && stored.target !== 'fleet') {
+        throw new HttpError(
+          409,
+          `The stack ${name} runs on this hub, not on the fleet: remove it from the hub's stacks`,
+        );
+      }
+      await fleet.requireManager();
+      const present = await fleet.services(name);
+      if (present.length === 0 && !stored) throw new HttpError(404, `No stack named ${name} on the fleet`);
+      const id = repo.startDeployment({
+        stack: name,
+        action: 'remove',
+        catalogApp: stored?.catalogApp ?? null,
+        userId: actor.id,
+        userName: actor.name,
+      });
+      const outcome = emptyOutcome();
+      try {
+        await fleet.remove(name, outcome);
+        repo.deleteStack(name);
+        outcome.standing = await standing(name, 'fleet');
+        return repo.finishDeployment(id, 'success', null, outcome);
+      } catch (err) {
+        outcome.standing = await standing(name, 'fleet');
+        throw failed(id, err, outcome);
+      }
+    });
+  }
+
+  function summarizeFleet(
+    name: string,
+    services: EngineService[],
+    stored: { catalogApp: string | null; updatedAt: Date } | undefined,
+  ): StackSummary {
+    const list = fleet.summarizeServices(name, services);
+    const runningCount = list.filter((s) => s.state === 'running').length;
+    return {
+      name,
+      source: stored ? 'console' : 'external',
+      status:
+        list.length === 0
+          ? 'missing'
+          : runningCount === list.length
+            ? 'running'
+            : runningCount === 0
+              ? 'stopped'
+              : 'partial',
+      catalogApp: stored?.catalogApp ?? null,
+      target: 'fleet',
+      services: list,
+      updatedAt: stored?.updatedAt.toISOString() ?? null,
+    };
   }
 
   return {
@@ -665,48 +815,81 @@ export function createStacksService(deps: {
       }),
 
     remove: (name: string, actor: Actor, opts: { volumes: boolean }) =>
-      simpleAction(name, 'remove', actor, async (containers, outcome) => {
-        for (const c of [...containers].reverse()) {
-          await engine.removeContainer(c.Id, { force: true, volumes: opts.volumes });
-          outcome.removed.push(containerName(c));
-        }
-        for (const network of await engine.listNetworks({ label: [`${LABEL.project}=${name}`] })) {
-          await engine.removeNetwork(network.name);
-          outcome.removed.push(network.name);
-        }
-        if (opts.volumes) {
-          for (const volume of await engine.listVolumes({ label: [`${LABEL.project}=${name}`] })) {
-            await engine.removeVolume(volume.name);
-            outcome.removed.push(volume.name);
-          }
-        }
-        repo.deleteStack(name);
-      }),
+      repo.getStack(name)?.target === 'fleet'
+        ? removeFromFleet(name, actor)
+        : simpleAction(name, 'remove', actor, async (containers, outcome) => {
+            for (const c of [...containers].reverse()) {
+              await engine.removeContainer(c.Id, { force: true, volumes: opts.volumes });
+              outcome.removed.push(containerName(c));
+            }
+            for (const network of await engine.listNetworks({ label: [`${LABEL.project}=${name}`] })) {
+              await engine.removeNetwork(network.name);
+              outcome.removed.push(network.name);
+            }
+            if (opts.volumes) {
+              for (const volume of await engine.listVolumes({ label: [`${LABEL.project}=${name}`] })) {
+                await engine.removeVolume(volume.name);
+                outcome.removed.push(volume.name);
+              }
+            }
+            repo.deleteStack(name);
+          }),
 
     async list(): Promise<StackSummary[]> {
-      const all = await engine.listContainers({ label: [LABEL.project] });
+      const [all, swarmServices] = await Promise.all([
+        engine.listContainers({ label: [LABEL.project] }),
+        fleet.services(),
+      ]);
       const stored = new Map(repo.listStacks().map((s) => [s.name, s]));
       const byProject = new Map<string, EngineContainer[]>();
       for (const c of all.sort(byCreated)) {
         const project = c.Labels[LABEL.project]!;
         byProject.set(project, [...(byProject.get(project) ?? []), c]);
       }
-      const names = new Set([...byProject.keys(), ...stored.keys()]);
-      return [...names].sort().map((name) => summarize(name, byProject.get(name) ?? [], stored.get(name)));
+      const onFleet = groupByStack(swarmServices);
+      const names = new Set([...byProject.keys(), ...stored.keys(), ...onFleet.keys()]);
+      return [...names].sort().map((name) => {
+        const row = stored.get(name);
+        if (row?.target === 'fleet' || (!row && !byProject.has(name))) {
+          return summarizeFleet(name, onFleet.get(name) ?? [], row);
+        }
+        return summarize(name, byProject.get(name) ?? [], row);
+      });
     },
 
     async get(name: string): Promise<StackDetail> {
       const containers = await projectContainers(name);
       const stored = repo.getStack(name);
-      if (containers.length === 0 && !stored) throw new HttpError(404, `No stack named ${name}`);
+      const swarmServices =
+        stored?.target === 'fleet' || (!stored && containers.length === 0) ? await fleet.services(name) : [];
+      if (containers.length === 0 && !stored && swarmServices.length === 0) {
+        throw new HttpError(404, `No stack named ${name}`);
+      }
+      const summary =
+        stored?.target === 'fleet' || swarmServices.length > 0
+          ? summarizeFleet(name, swarmServices, stored)
+          : summarize(name, containers, stored);
       return {
-        ...summarize(name, containers, stored),
+        ...summary,
         compose: stored?.compose ?? null,
         variableNames: stored ? Object.keys(openVariables(stored.variablesSealed)) : [],
       };
     },
 
     history: (opts: { stack?: string; limit: number }) => repo.listDeployments(opts),
+
+    /** `GET /api/fleet/stacks`: every stack on the swarm, as `docker stack ls` lists them. */
+    async fleetList(): Promise<{ name: string; services: number; managed: boolean }[]> {
+      const groups = groupByStack(await fleet.services());
+      const stored = repo.listStacks().filter((s) => s.target === 'fleet');
+      const names = new Set([...groups.keys(), ...stored.map((s) => s.name)]);
+      return [...names].sort().map((name) => ({
+        name,
+        services: groups.get(name)?.length ?? 0,
+        managed: stored.some((s) => s.name === name),
+      }));
+    },
+    removeFromFleet,
     storedStack: (name: string) => repo.getStack(name),
   };
 }
@@ -729,6 +912,7 @@ function summarize(
             ? 'stopped'
             : 'partial',
     catalogApp: stored?.catalogApp ?? null,
+    target: 'hub',
     services: containers.map((c) => ({
       service: c.Labels[LABEL.service] ?? containerName(c),
       containerId: c.Id,

@@ -1,0 +1,1 @@
+ALTER TABLE `docker_stacks` ADD `target` text DEFAULT 'hub' NOT NULL;
