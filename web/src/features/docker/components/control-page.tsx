@@ -15,6 +15,7 @@ import { ConfirmButton } from '@/components/ui/confirm';
 import { EngineAlert } from './engine-alert';
 import { StateBadge } from './state-badge';
 import { pageContainer } from '@/components/page-container';
+import { FleetOverview } from '@/features/fleet';
 
 function containerIds(app: CatalogAppView): string[] {
   return (app.deployed?.services ?? []).flatMap((s) => (s.containerId ? [s.containerId] : []));
@@ -171,6 +172,8 @@ export function ControlPage() {
           ))}
         </div>
       )}
+      {/* Issue 24: the hubs as one Docker Swarm, below this hub's own services. */}
+      <FleetOverview />
     </div>
   );
 }
