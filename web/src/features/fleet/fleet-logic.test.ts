@@ -139,7 +139,7 @@ describe('placement constraints', () => {
     expect(nodesMatching(nodes, [])).toHaveLength(2);
   });
 
-  it("writes them into every service's deploy.placement.constraints, keeping what is there", () => {
+  it("writes them into every service's deploy.placement.constraints, keeping what is there", async () => {
     const compose = `# voice
 services:
   piper:
@@ -151,7 +151,10 @@ services:
   whisper:
     image: whisper
 `;
-    const out = withPlacementConstraints(compose, ['node.labels.nexus.role==voice', 'node.role==worker']);
+    const out = await withPlacementConstraints(compose, [
+      'node.labels.nexus.role==voice',
+      'node.role==worker',
+    ]);
     expect(out.startsWith('# voice')).toBe(true);
     const parsed = parse(out) as {
       services: Record<string, { deploy: { replicas?: number; placement: { constraints: string[] } } }>;
@@ -167,18 +170,20 @@ services:
     ]);
   });
 
-  it('leaves the file alone without constraints, and says what is wrong with a broken one', () => {
-    expect(withPlacementConstraints('not: [valid', [])).toBe('not: [valid');
-    expect(() => withPlacementConstraints('services: [oops', ['node.role==worker'])).toThrow(
+  it('leaves the file alone without constraints, and says what is wrong with a broken one', async () => {
+    await expect(withPlacementConstraints('not: [valid', [])).resolves.toBe('not: [valid');
+    await expect(withPlacementConstraints('services: [oops', ['node.role==worker'])).rejects.toThrow(
       /not valid YAML/,
     );
-    expect(() => withPlacementConstraints('version: "3"\n', ['node.role==worker'])).toThrow(/no services/);
-    expect(() =>
+    await expect(withPlacementConstraints('version: "3"\n', ['node.role==worker'])).rejects.toThrow(
+      /no services/,
+    );
+    await expect(
       withPlacementConstraints(
         'services:\n  a:\n    image: x\n    deploy:\n      placement:\n        constraints: yes\n',
         ['node.role==worker'],
       ),
-    ).toThrow(/not a list/);
+    ).rejects.toThrow(/not a list/);
   });
 });
 

@@ -1,4 +1,3 @@
-import { isMap, isSeq, parseDocument } from 'yaml';
 import type { FleetNode, FleetService, FleetStatus, FleetTask } from '@nexus/agent/contract';
 import type { StatusTone } from '@/lib/status-words';
 
@@ -142,10 +141,15 @@ function nodeSatisfies(node: FleetNode, constraint: string): boolean {
 /**
  * Writes the constraints into every service's `deploy.placement.constraints` of a compose file,
  * keeping what is already there (and the file's comments and layout). Throws with words when the
- * file is not a compose file with services.
+ * file is not a compose file with services. The YAML library is loaded only here, on a fleet
+ * deploy, so the screens that merely show the fleet do not download it.
  */
-export function withPlacementConstraints(compose: string, constraints: readonly string[]): string {
+export async function withPlacementConstraints(
+  compose: string,
+  constraints: readonly string[],
+): Promise<string> {
   if (constraints.length === 0) return compose;
+  const { isMap, isSeq, parseDocument } = await import('yaml');
   const doc = parseDocument(compose);
   if (doc.errors.length > 0) throw new Error(`The compose file is not valid YAML: ${doc.errors[0]?.message}`);
   const services = doc.get('services');

@@ -78,7 +78,7 @@ function AppDeployDialog({ app, onClose }: { app: CatalogAppView; onClose: () =>
   const [placement, setPlacement] = useState<DeployPlacement>(HUB_PLACEMENT);
   const [problem, setProblem] = useState<string | null>(null);
 
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
     if (placement.target === 'hub') {
       void deploy.start({ kind: 'catalog', app: app.id, settings });
@@ -87,7 +87,7 @@ function AppDeployDialog({ app, onClose }: { app: CatalogAppView; onClose: () =>
     // The catalog's own endpoint deploys to this hub; to the fleet the app goes as a stack: its
     // template with the settings as its variables, and the chosen placement written in.
     try {
-      const compose = withPlacementConstraints(app.compose, placement.constraints);
+      const compose = await withPlacementConstraints(app.compose, placement.constraints);
       setProblem(null);
       void deploy.start({ kind: 'stack', name: app.stack, compose, variables: settings, target: 'fleet' });
     } catch (error) {
@@ -123,7 +123,7 @@ function AppDeployDialog({ app, onClose }: { app: CatalogAppView; onClose: () =>
             </div>
           </div>
         ) : (
-          <form onSubmit={submit} className="grid gap-4">
+          <form onSubmit={(e) => void submit(e)} className="grid gap-4">
             {app.fields.map((field) => (
               <SettingInput
                 key={field.key}
@@ -267,13 +267,13 @@ function ComposeTab({ canAct }: { canAct: boolean }) {
   const deploy = useDeployStream();
   const running = deploy.progress?.phase === 'running';
 
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
     let sent = compose;
     try {
       // The constraints go into the compose itself (deploy.placement.constraints), so what runs is
       // what the file says, and redeploying the stored file places it the same way.
-      if (placement.target === 'fleet') sent = withPlacementConstraints(compose, placement.constraints);
+      if (placement.target === 'fleet') sent = await withPlacementConstraints(compose, placement.constraints);
     } catch (error) {
       setProblem(error instanceof Error ? error.message : String(error));
       return;
@@ -290,7 +290,7 @@ function ComposeTab({ canAct }: { canAct: boolean }) {
 
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <form onSubmit={submit} className="grid content-start gap-4">
+      <form onSubmit={(e) => void submit(e)} className="grid content-start gap-4">
         <div className="grid gap-1.5">
           <Label htmlFor="stack-name">Stack name</Label>
           <Input
