@@ -72,7 +72,7 @@ function ServiceCard({ app, canAct }: { app: CatalogAppView; canAct: boolean }) 
         ) : (
           <p className="text-sm text-muted-foreground">
             Not deployed on this hub.{' '}
-            <Link href="/nexus-deploy" className="text-primary underline-offset-4 hover:underline">
+            <Link href="/nexus-deploy" className="text-primary underline underline-offset-4">
               Deploy it
             </Link>
             .
