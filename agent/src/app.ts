@@ -159,6 +159,7 @@ import type { TlsService } from './features/tls/tls.service.js';
 import { caCertificateRoute, tlsRoutes } from './features/tls/tls.routes.js';
 import { redirectToHttps } from './http/https-redirect.js';
 import { startAnalytics } from './features/analytics/analytics.feature.js';
+import { createFleetFeature } from './features/fleet/index.js';
 
 /** Everything the routes need from the outside world; main.ts builds the real ones, tests their own. */
 export interface AppDeps {
@@ -524,6 +525,14 @@ function apiRoutes(
     }),
     now: deps.now,
   });
+  // Issue 24: the hubs as one Docker Swarm; node cards carry what each hub's agent last said.
+  const fleet = createFleetFeature({
+    engine,
+    audit,
+    log: deps.log,
+    peers: () => nexusManagement.peerReadings(),
+    self: () => nexusManagement.selfReading(),
+  });
   const speech = createSpeechService({
     repo: createSpeechRepository(deps.db, deps.now),
     secrets: deps.secrets,
@@ -731,6 +740,7 @@ function apiRoutes(
     .route('/settings/outbound', outboundSettingsRoutes(outboundSettings))
     .route('/subscription', subscriptionRoutes(subscription, licences, planLimits))
     .route('/docker', docker.routes)
+    .route('/fleet', fleet.routes)
     .route(
       '/setup',
       setupRoutes(setup, {

@@ -55,6 +55,82 @@ export interface EngineInfo {
   platform: string;
 }
 
+/**
+ * The swarm's objects as the Engine API answers them (GET /nodes, /services, /tasks, /swarm, the
+ * Swarm section of /info): only the fields the fleet reads, all optional as the engine may omit them.
+ */
+export interface EngineVersioned {
+  ID: string;
+  Version?: { Index?: number };
+  CreatedAt?: string;
+  UpdatedAt?: string;
+}
+export interface EngineNode extends EngineVersioned {
+  Spec?: { Name?: string; Labels?: Record<string, string>; Role?: string; Availability?: string };
+  Description?: {
+    Hostname?: string;
+    Platform?: { Architecture?: string; OS?: string };
+    Resources?: { NanoCPUs?: number; MemoryBytes?: number };
+    Engine?: { EngineVersion?: string; Labels?: Record<string, string> };
+  };
+  Status?: { State?: string; Message?: string; Addr?: string };
+  ManagerStatus?: { Leader?: boolean; Reachability?: string; Addr?: string };
+}
+export interface EngineService extends EngineVersioned {
+  Spec?: Record<string, unknown> & {
+    Name?: string;
+    Labels?: Record<string, string>;
+    TaskTemplate?: {
+      ContainerSpec?: { Image?: string; Env?: string[] } & Record<string, unknown>;
+      Placement?: { Constraints?: string[] };
+    } & Record<string, unknown>;
+    Mode?: { Replicated?: { Replicas?: number }; Global?: Record<string, never> };
+    EndpointSpec?: {
+      Ports?: { PublishedPort?: number; TargetPort?: number; Protocol?: string; PublishMode?: string }[];
+    };
+  };
+  PreviousSpec?: Record<string, unknown>;
+  Endpoint?: {
+    Ports?: { PublishedPort?: number; TargetPort?: number; Protocol?: string; PublishMode?: string }[];
+  };
+  UpdateStatus?: { State?: string; Message?: string; StartedAt?: string; CompletedAt?: string };
+}
+export interface EngineTask extends EngineVersioned {
+  ServiceID?: string;
+  NodeID?: string;
+  Slot?: number;
+  DesiredState?: string;
+  Spec?: { ContainerSpec?: { Image?: string } };
+  Status?: {
+    State?: string;
+    Message?: string;
+    Err?: string;
+    Timestamp?: string;
+    ContainerStatus?: { ContainerID?: string };
+  };
+}
+export interface EngineSwarm extends EngineVersioned {
+  Spec?: Record<string, unknown>;
+  JoinTokens?: { Worker?: string; Manager?: string };
+}
+/** GET /info's Swarm section. */
+export interface EngineSwarmInfo {
+  NodeID?: string;
+  NodeAddr?: string;
+  LocalNodeState?: string;
+  ControlAvailable?: boolean;
+  Error?: string;
+  RemoteManagers?: { NodeID?: string; Addr?: string }[] | null;
+  Nodes?: number;
+  Managers?: number;
+  Cluster?: { ID?: string } | null;
+}
+/** One line of a service's logs: the engine's `details` name the task and node that wrote it. */
+export interface ServiceLogLine extends LogLine {
+  taskId: string | null;
+  nodeId: string | null;
+}
+
 export interface DockerAdapter {
   /** Where the engine is, as the owner configured it (for messages). */
   readonly endpoint: string;
@@ -110,6 +186,40 @@ export interface DockerAdapter {
    * it ends (or errors) when the engine goes away. Optional so stand-ins need not stream.
    */
   streamEvents?(types: string[], signal: AbortSignal): Promise<Readable>;
+
+  // ---- Swarm mode (the fleet, issue 24). A call that needs a swarm (or a manager) on an engine
+  // outside one (or on a worker) is a 409 carrying the engine's own words.
+  /** GET /info's Swarm section. */
+  swarmInfo(): Promise<EngineSwarmInfo>;
+  /** GET /swarm (managers only): the cluster's spec, version and join tokens. */
+  swarmInspect(): Promise<EngineSwarm>;
+  /** Answers the new node's id. */
+  swarmInit(opts: { advertiseAddr: string; listenAddr: string }): Promise<string>;
+  swarmJoin(opts: {
+    remoteAddr: string;
+    joinToken: string;
+    advertiseAddr?: string;
+    listenAddr: string;
+  }): Promise<void>;
+  swarmLeave(force: boolean): Promise<void>;
+  /** POST /swarm/update with the spec unchanged, rotating a join token. */
+  swarmRotateToken(role: 'worker' | 'manager'): Promise<void>;
+  listNodes(): Promise<EngineNode[]>;
+  inspectNode(id: string): Promise<EngineNode>;
+  /** POST /nodes/{id}/update at `version` (the engine refuses a stale one: a conflict). */
+  updateNode(id: string, version: number, spec: NonNullable<EngineNode['Spec']>): Promise<void>;
+  listServices(): Promise<EngineService[]>;
+  inspectService(id: string): Promise<EngineService>;
+  /** POST /services/{id}/update at `version`; `rollback: 'previous'` is the engine's own rollback. */
+  updateService(
+    id: string,
+    version: number,
+    spec: NonNullable<EngineService['Spec']>,
+    opts?: { rollback?: 'previous' },
+  ): Promise<void>;
+  listTasks(filters?: { service?: string[] }): Promise<EngineTask[]>;
+  /** A service's logs from all its tasks (GET /services/{id}/logs with details). */
+  readServiceLogs(id: string, opts: LogOptions): Promise<ServiceLogLine[]>;
 }
 
 /**
@@ -245,6 +355,40 @@ const quick = (docker: Docker) =>
 /** Engine "not modified" (304): starting a running container or stopping a stopped one is not an error. */
 const isNotModified = (err: unknown) => (err as EngineErrorShape)?.statusCode === 304;
 
+/**
+ * Swarm calls refused for the swarm's state (503 "not part of a swarm", "not a swarm manager",
+ * "already part of a swarm", a manager leaving without force; 406 from older engines) and a
+ * stale object version (500 "update out of sequence") are conflicts, with the engine's words.
+ */
+export function swarmHttpError(err: unknown, endpoint: string): HttpError {
+  const e = (err ?? {}) as EngineErrorShape;
+  if (e.statusCode === 503 || e.statusCode === 406) return new HttpError(409, engineMessage(e));
+  if (e.statusCode === 500 && /out of sequence/i.test(engineMessage(e))) {
+    return new HttpError(409, engineMessage(e));
+  }
+  return toHttpError(err, endpoint);
+}
+
+/** The engine's `details` of a service log line: `com.docker.swarm.node.id=…,…task.id=… text`. */
+const LOG_DETAILS = /^((?:[A-Za-z0-9_.-]+=[^,\s]*)(?:,[A-Za-z0-9_.-]+=[^,\s]*)*) ?/;
+
+export function splitLogDetails(line: LogLine): ServiceLogLine {
+  const match = LOG_DETAILS.exec(line.text);
+  if (!match) return { ...line, taskId: null, nodeId: null };
+  const attrs = new Map(
+    match[1]!.split(',').map((pair) => {
+      const eq = pair.indexOf('=');
+      return [pair.slice(0, eq), pair.slice(eq + 1)] as const;
+    }),
+  );
+  return {
+    ...line,
+    text: line.text.slice(match[0].length),
+    taskId: attrs.get('com.docker.swarm.task.id') ?? null,
+    nodeId: attrs.get('com.docker.swarm.node.id') ?? null,
+  };
+}
+
 export function createDockerAdapter(dockerHost: string | undefined): DockerAdapter {
   const { endpoint, options } = dockerConnection(dockerHost);
   // dockerode and its gRPC/protobuf dependencies are about 29 MB of memory: loaded on the first
@@ -265,6 +409,14 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
       return await fn(await clients());
     } catch (err) {
       throw toHttpError(err, endpoint);
+    }
+  }
+
+  async function swarm<T>(fn: (engine: { docker: Docker; streaming: Docker }) => Promise<T>): Promise<T> {
+    try {
+      return await fn(await clients());
+    } catch (err) {
+      throw swarmHttpError(err, endpoint);
     }
   }
 
@@ -606,6 +758,86 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
         source.on('end', () => events.push(null));
         source.on('error', (err) => events.destroy(toHttpError(err, endpoint)));
         return events;
+      }),
+
+    swarmInfo: () => call(async (c) => ((await c.docker.info()) as { Swarm?: EngineSwarmInfo }).Swarm ?? {}),
+
+    swarmInspect: () => swarm((c) => c.docker.swarmInspect() as Promise<EngineSwarm>),
+
+    swarmInit: (opts) =>
+      swarm(async (c) => {
+        const id = (await c.docker.swarmInit({
+          AdvertiseAddr: opts.advertiseAddr,
+          ListenAddr: opts.listenAddr,
+        })) as unknown;
+        return typeof id === 'string' ? id : String(id ?? '');
+      }),
+
+    swarmJoin: (opts) =>
+      swarm(async (c) => {
+        await c.docker.swarmJoin({
+          RemoteAddrs: [opts.remoteAddr],
+          JoinToken: opts.joinToken,
+          ListenAddr: opts.listenAddr,
+          ...(opts.advertiseAddr ? { AdvertiseAddr: opts.advertiseAddr } : {}),
+        });
+      }),
+
+    swarmLeave: (force) =>
+      swarm(async (c) => {
+        await c.docker.swarmLeave({ force });
+      }),
+
+    swarmRotateToken: (role) =>
+      swarm(async (c) => {
+        const current = (await c.docker.swarmInspect()) as EngineSwarm;
+        await c.docker.swarmUpdate({
+          _query: {
+            version: current.Version?.Index ?? 0,
+            ...(role === 'worker' ? { rotateWorkerToken: true } : { rotateManagerToken: true }),
+          },
+          _body: current.Spec ?? {},
+        });
+      }),
+
+    listNodes: () => swarm((c) => c.docker.listNodes() as Promise<EngineNode[]>),
+
+    inspectNode: (id) => swarm((c) => c.docker.getNode(id).inspect() as Promise<EngineNode>),
+
+    updateNode: (id, version, spec) =>
+      swarm(async (c) => {
+        await c.docker.getNode(id).update({ _query: { version }, _body: spec });
+      }),
+
+    listServices: () =>
+      swarm(async (c) => (await c.docker.listServices({ status: true })) as unknown as EngineService[]),
+
+    inspectService: (id) => swarm((c) => c.docker.getService(id).inspect() as Promise<EngineService>),
+
+    updateService: (id, version, spec, opts) =>
+      swarm(async (c) => {
+        await c.docker.getService(id).update({
+          _query: { version, ...(opts?.rollback ? { rollback: opts.rollback } : {}) },
+          _body: spec,
+        });
+      }),
+
+    listTasks: (filters) =>
+      swarm(
+        (c) =>
+          c.docker.listTasks(filters?.service ? { filters: { service: filters.service } } : {}) as Promise<
+            EngineTask[]
+          >,
+      ),
+
+    readServiceLogs: (id, opts) =>
+      swarm(async (c) => {
+        const service = c.docker.getService(id);
+        const spec = ((await service.inspect()) as EngineService).Spec;
+        const tty = spec?.TaskTemplate?.ContainerSpec?.['TTY'] === true;
+        const raw = (await service.logs({ ...logParams(opts), details: true, follow: false })) as unknown;
+        const buffer = Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw), 'utf8');
+        return demuxLogs(buffer, { tty, timestamps: opts.timestamps }).map(splitLogDetails);
       }),
   };
 }

@@ -110,6 +110,8 @@ export const peerStatusSchema = z.object({
   timeZone: z.string(),
   status: nexusStatusSchema,
   services: z.array(hubServiceSchema.pick({ id: true, name: true, status: true })),
+  /** The board's model (e.g. "NVIDIA Jetson AGX Orin"), for the fleet's node cards; older hubs omit it. */
+  jetsonModel: z.string().nullable().optional(),
 });
 export type PeerStatus = z.infer<typeof peerStatusSchema>;
 

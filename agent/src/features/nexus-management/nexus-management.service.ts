@@ -21,6 +21,7 @@ import {
 } from '../../contract/nexus-management.js';
 import type { HaHealth, NexusStatus } from '../../contract/status.js';
 import { badRequest, notFound } from '../../lib/http-error.js';
+import { inBackground } from '../../lib/background.js';
 import { sameOrigin } from '../../lib/origin.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
@@ -455,7 +456,41 @@ export function createNexusManagementService(deps: NexusManagementDeps) {
         version: deps.version,
         status,
         services: list.map(({ id, name, status: s }) => ({ id, name, status: s })),
+        jetsonModel: deps.board().model,
       };
+    },
+
+    /** This hub's own figures as a peer would read them, without the service probes (the fleet's own node). */
+    async selfReading(): Promise<{ remote: PeerStatus; checkedAt: string }> {
+      const identity = deps.identity();
+      const status = await deps.nexusStatus();
+      return {
+        remote: {
+          ...identity,
+          hostname: deps.hostname(),
+          version: deps.version,
+          status,
+          services: [],
+          jetsonModel: deps.board().model,
+        },
+        checkedAt: new Date(now()).toISOString(),
+      };
+    },
+
+    /**
+     * What every paired hub last said, from the store (no network: the fleet's node list must not
+     * wait for a slow hub); readings older than the poll interval are asked again in the background.
+     */
+    peerReadings(): { url: string; remote: PeerStatus | null; checkedAt: string | null }[] {
+      return repo.listHubs().map((row) => {
+        const stale = !row.lastCheckedAt || now() - row.lastCheckedAt.getTime() >= REMOTE_HUB_POLL_MS;
+        if (stale) inBackground(deps.log, `checking hub ${row.id}`, () => checkHub(row));
+        return {
+          url: row.url,
+          remote: storedCheck(row)?.remote ?? null,
+          checkedAt: row.lastCheckedAt?.toISOString() ?? null,
+        };
+      });
     },
 
     // ---- access tokens this hub issues
