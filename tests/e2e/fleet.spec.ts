@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { test as base, expect, type Page } from '@playwright/test';
 import { startAgent, type RunningAgent } from '../support/agent.js';
+import { waitFor } from '../support/wait-for.js';
 import { startSwarmEngine, swarmUnavailable, SWARM_TEST_IMAGE, type SwarmEngine } from '../support/swarm.js';
 import { expectNoSeriousAxeViolations } from './axe.js';
 import { createAccount, signIn, type Account } from './shell-helpers.js';
@@ -82,16 +83,30 @@ networks:
     name: host
 `;
 
-async function openControl(page: Page) {
-  await page.goto('/nexus-control');
-  await expect(page.getByRole('heading', { name: 'Nexus Control', level: 1 })).toBeVisible();
+/**
+ * Opens a screen. Making the swarm (and its services) adds network interfaces to this machine, and
+ * Chromium aborts the requests in flight when it sees them (net::ERR_NETWORK_CHANGED), a screen's
+ * lazily loaded code among them: the console then offers "Reload", which is what is done here.
+ */
+async function open(page: Page, path: string, title: string) {
+  await page.goto(path);
+  const heading = page.getByRole('heading', { name: title, level: 1 });
+  const failed = page.getByRole('heading', { name: 'This screen could not be shown' });
+  await expect(heading.or(failed)).toBeVisible({ timeout: 15_000 });
+  if (await failed.isVisible()) {
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await expect(heading).toBeVisible({ timeout: 15_000 });
+  }
 }
+
+const openControl = (page: Page) => open(page, '/nexus-control', 'Nexus Control');
 
 test('a lone hub explains the fleet; admins get the forms, members only the words', async ({
   page,
   admin,
   member,
 }) => {
+  test.setTimeout(90_000);
   await signIn(page, member);
   await openControl(page);
   const fleet = page.getByRole('region', { name: 'Fleet' });
@@ -114,7 +129,7 @@ test('a lone hub explains the fleet; admins get the forms, members only the word
   await expect(join.getByRole('alert')).toContainText(/token/i);
 
   // The deploy screen offers the fleet only in one, and says why.
-  await page.goto('/nexus-deploy');
+  await open(page, '/nexus-deploy', 'Nexus Deploy');
   await page.getByRole('tab', { name: 'Compose file' }).click();
   await expect(page.getByRole('radio', { name: 'The fleet' })).toBeDisabled();
   await expect(page.getByText('This hub is in no fleet yet')).toBeVisible();
@@ -126,8 +141,15 @@ test('in a swarm: node cards, labels, join commands (admins only)', async ({
   member,
   engine,
 }) => {
+  test.setTimeout(90_000);
   const addr = `127.${1 + Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}.9`;
   engine.cli(['swarm', 'init', '--advertise-addr', addr, '--listen-addr', `${addr}:2377`]);
+  // The engine makes its ingress network as the swarm starts; the agent then reads the swarm.
+  await waitFor(
+    () => engine.cli(['network', 'ls', '--filter', 'name=ingress', '--format', '{{.Name}}']).trim(),
+    (name) => name === 'ingress',
+    { timeoutMs: 30_000, what: "the swarm's ingress network" },
+  );
   const hostname = engine.cli(['info', '--format', '{{.Name}}']).trim();
 
   await signIn(page, admin);
@@ -177,16 +199,16 @@ test('a stack to the fleet with a constraint from the picker: tasks, a pending r
 }) => {
   test.setTimeout(120_000);
   await signIn(page, admin);
-  await page.goto('/remote-deploy');
+  await open(page, '/remote-deploy', 'Nexus Deploy');
   await page.getByRole('tab', { name: 'Compose file' }).click();
-  await page.getByLabel('Stack name').fill(stack);
-  await page.getByLabel('Compose file').fill(COMPOSE);
+  await page.getByLabel('Stack name', { exact: true }).fill(stack);
+  await page.getByRole('textbox', { name: 'Compose file' }).fill(COMPOSE);
   await page.getByRole('radio', { name: 'The fleet' }).check();
   await page.getByRole('checkbox', { name: 'node.labels.nexus.role==voice' }).check();
   await expect(page.getByText(/1 of 1 nodes match/)).toBeVisible();
   await page.getByRole('button', { name: 'Deploy stack' }).click();
 
-  await page.goto('/nexus-deployment');
+  await open(page, '/nexus-deployment', 'Nexus Deploy');
   await expect(page.getByRole('tab', { name: 'Fleet services', selected: true })).toBeVisible();
   const talker = page.getByRole('region', { name: `${stack}_talker` });
   await expect(talker.getByTestId(`replicas-${stack}_talker`)).toHaveText('1/1 running', { timeout: 60_000 });
@@ -210,7 +232,7 @@ test('a stack to the fleet with a constraint from the picker: tasks, a pending r
   // A member reads the same services, with no action on them.
   await page.context().clearCookies();
   await signIn(page, member);
-  await page.goto('/nexus-deployment');
+  await open(page, '/nexus-deployment', 'Nexus Deploy');
   await expect(page.getByRole('region', { name: `${stack}_talker` })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Scale' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Roll back' })).toHaveCount(0);
