@@ -14,10 +14,12 @@ import {
   stackListSchema,
   deployEventSchema,
   type DeployEvent,
+  type StackTarget,
 } from '@nexus/agent/contract';
 import { apiJson, apiRequest } from '@/lib/request';
 import { postNdjson } from '@/lib/ndjson';
 import { queryClient } from '@/lib/query-client';
+import { fleetKeys } from './fleet';
 
 export const DOCKER_API = '/api/docker';
 export const ENGINE_PATH = `${DOCKER_API}/engine`;
@@ -248,7 +250,14 @@ export function useUpdateContainer() {
 /** What to deploy: an app from the catalog, a compose stack, or a stack again with fresh images. */
 export type DeployRequest =
   | { kind: 'catalog'; app: string; settings: Record<string, string> }
-  | { kind: 'stack'; name: string; compose: string; variables: Record<string, string> }
+  | {
+      kind: 'stack';
+      name: string;
+      compose: string;
+      variables: Record<string, string>;
+      /** This hub (containers, the default) or the fleet (swarm services; issue 24). */
+      target?: StackTarget;
+    }
   | { kind: 'redeploy'; name: string };
 
 function deployCall(request: DeployRequest): { path: string; body: unknown } {
@@ -261,7 +270,12 @@ function deployCall(request: DeployRequest): { path: string; body: unknown } {
     case 'stack':
       return {
         path: STACKS_PATH,
-        body: { name: request.name, compose: request.compose, variables: request.variables },
+        body: {
+          name: request.name,
+          compose: request.compose,
+          variables: request.variables,
+          ...(request.target ? { target: request.target } : {}),
+        },
       };
     case 'redeploy':
       return { path: `${STACKS_PATH}/${encodeURIComponent(request.name)}/redeploy`, body: { pull: true } };
@@ -291,5 +305,8 @@ export async function streamDeploy(
     );
   } finally {
     void queryClient.invalidateQueries({ queryKey: dockerKeys.all });
+    // A fleet deployment made swarm services and a stack (web/src/data/fleet.ts's keys).
+    if (request.kind === 'stack' && request.target === 'fleet')
+      void queryClient.invalidateQueries({ queryKey: fleetKeys.all });
   }
 }

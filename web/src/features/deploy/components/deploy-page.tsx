@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useSearch } from 'wouter';
-import { Cpu, ExternalLink, FileCode2, LayoutGrid, Rocket } from 'lucide-react';
+import { Link, useLocation, useSearch } from 'wouter';
+import { Boxes, Cpu, ExternalLink, FileCode2, LayoutGrid, Rocket } from 'lucide-react';
 import type { CatalogAppView, CatalogField } from '@nexus/agent/contract';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -14,6 +14,13 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { Textarea } from '@/components/ui/textarea';
 import { useAuth } from '@/features/auth';
+import {
+  DeployTarget,
+  FleetServices,
+  HUB_PLACEMENT,
+  withPlacementConstraints,
+  type DeployPlacement,
+} from '@/features/fleet';
 import { EngineAlert } from '@/features/docker/components/engine-alert';
 import { errorMessage } from '@/lib/request';
 import { catalogQueryOptions } from '@/data/docker';
@@ -68,10 +75,24 @@ function AppDeployDialog({ app, onClose }: { app: CatalogAppView; onClose: () =>
   );
   const deploy = useDeployStream();
   const running = deploy.progress?.phase === 'running';
+  const [placement, setPlacement] = useState<DeployPlacement>(HUB_PLACEMENT);
+  const [problem, setProblem] = useState<string | null>(null);
 
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
-    void deploy.start({ kind: 'catalog', app: app.id, settings });
+    if (placement.target === 'hub') {
+      void deploy.start({ kind: 'catalog', app: app.id, settings });
+      return;
+    }
+    // The catalog's own endpoint deploys to this hub; to the fleet the app goes as a stack: its
+    // template with the settings as its variables, and the chosen placement written in.
+    try {
+      const compose = await withPlacementConstraints(app.compose, placement.constraints);
+      setProblem(null);
+      void deploy.start({ kind: 'stack', name: app.stack, compose, variables: settings, target: 'fleet' });
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+    }
   }
 
   return (
@@ -102,7 +123,7 @@ function AppDeployDialog({ app, onClose }: { app: CatalogAppView; onClose: () =>
             </div>
           </div>
         ) : (
-          <form onSubmit={submit} className="grid gap-4">
+          <form onSubmit={(e) => void submit(e)} className="grid gap-4">
             {app.fields.map((field) => (
               <SettingInput
                 key={field.key}
@@ -111,6 +132,12 @@ function AppDeployDialog({ app, onClose }: { app: CatalogAppView; onClose: () =>
                 onChange={(value) => setSettings((s) => ({ ...s, [field.key]: value }))}
               />
             ))}
+            <DeployTarget value={placement} onChange={setPlacement} />
+            {problem ? (
+              <p role="alert" className="text-sm text-destructive">
+                {problem}
+              </p>
+            ) : null}
             <details className="text-sm">
               <summary className="cursor-pointer text-muted-foreground">The compose template</summary>
               <pre className="mt-2 max-h-64 overflow-auto rounded-md bg-muted p-3 text-xs">{app.compose}</pre>
@@ -235,17 +262,35 @@ function ComposeTab({ canAct }: { canAct: boolean }) {
   const [name, setName] = useState('');
   const [compose, setCompose] = useState(EXAMPLE_COMPOSE);
   const [variables, setVariables] = useState('');
+  const [placement, setPlacement] = useState<DeployPlacement>(HUB_PLACEMENT);
+  const [problem, setProblem] = useState<string | null>(null);
   const deploy = useDeployStream();
   const running = deploy.progress?.phase === 'running';
 
-  function submit(event: FormEvent) {
+  async function submit(event: FormEvent) {
     event.preventDefault();
-    void deploy.start({ kind: 'stack', name, compose, variables: parseVariables(variables) });
+    let sent = compose;
+    try {
+      // The constraints go into the compose itself (deploy.placement.constraints), so what runs is
+      // what the file says, and redeploying the stored file places it the same way.
+      if (placement.target === 'fleet') sent = await withPlacementConstraints(compose, placement.constraints);
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+      return;
+    }
+    setProblem(null);
+    void deploy.start({
+      kind: 'stack',
+      name,
+      compose: sent,
+      variables: parseVariables(variables),
+      target: placement.target,
+    });
   }
 
   return (
     <div className="grid gap-6 lg:grid-cols-2">
-      <form onSubmit={submit} className="grid content-start gap-4">
+      <form onSubmit={(e) => void submit(e)} className="grid content-start gap-4">
         <div className="grid gap-1.5">
           <Label htmlFor="stack-name">Stack name</Label>
           <Input
@@ -284,6 +329,12 @@ function ComposeTab({ canAct }: { canAct: boolean }) {
             onChange={(e) => setVariables(e.target.value)}
           />
         </div>
+        <DeployTarget value={placement} onChange={setPlacement} disabled={!canAct} />
+        {problem ? (
+          <p role="alert" className="text-sm text-destructive">
+            {problem}
+          </p>
+        ) : null}
         <div>
           <Button type="submit" disabled={!canAct || running}>
             <Rocket aria-hidden="true" />
@@ -308,6 +359,8 @@ function ComposeTab({ canAct }: { canAct: boolean }) {
 /** /nexus-deploy, /remote-deploy, /nexus-manual, /nexus-deployment. */
 export function DeployPage() {
   const { isAdmin } = useAuth();
+  // /nexus-deployment opens on what is deployed on the fleet (issue 24); the others on the catalog.
+  const [location] = useLocation();
   return (
     <div className={pageContainer('grid gap-6')}>
       <header className="flex flex-wrap items-end justify-between gap-4">
@@ -328,7 +381,7 @@ export function DeployPage() {
       {/* Said before a deploy is tried, not only after one fails with 502. */}
       <EngineAlert />
       {!isAdmin ? <p className="text-sm text-muted-foreground">Deploying needs an administrator.</p> : null}
-      <Tabs defaultValue="catalog">
+      <Tabs defaultValue={location === '/nexus-deployment' ? 'fleet' : 'catalog'}>
         <TabsList>
           <TabsTrigger value="catalog">
             <LayoutGrid aria-hidden="true" className="size-4" /> App catalog
@@ -336,12 +389,18 @@ export function DeployPage() {
           <TabsTrigger value="compose">
             <FileCode2 aria-hidden="true" className="size-4" /> Compose file
           </TabsTrigger>
+          <TabsTrigger value="fleet">
+            <Boxes aria-hidden="true" className="size-4" /> Fleet services
+          </TabsTrigger>
         </TabsList>
         <TabsContent value="catalog" className="pt-4">
           <CatalogTab canAct={isAdmin} />
         </TabsContent>
         <TabsContent value="compose" className="pt-4">
           <ComposeTab canAct={isAdmin} />
+        </TabsContent>
+        <TabsContent value="fleet" className="pt-4">
+          <FleetServices />
         </TabsContent>
       </Tabs>
     </div>

@@ -15,6 +15,7 @@ import { ConfirmButton } from '@/components/ui/confirm';
 import { EngineAlert } from './engine-alert';
 import { StateBadge } from './state-badge';
 import { pageContainer } from '@/components/page-container';
+import { FleetOverview } from '@/features/fleet';
 
 function containerIds(app: CatalogAppView): string[] {
   return (app.deployed?.services ?? []).flatMap((s) => (s.containerId ? [s.containerId] : []));
@@ -71,7 +72,7 @@ function ServiceCard({ app, canAct }: { app: CatalogAppView; canAct: boolean }) 
         ) : (
           <p className="text-sm text-muted-foreground">
             Not deployed on this hub.{' '}
-            <Link href="/nexus-deploy" className="text-primary underline-offset-4 hover:underline">
+            <Link href="/nexus-deploy" className="text-primary underline underline-offset-4">
               Deploy it
             </Link>
             .
@@ -171,6 +172,8 @@ export function ControlPage() {
           ))}
         </div>
       )}
+      {/* Issue 24: the hubs as one Docker Swarm, below this hub's own services. */}
+      <FleetOverview />
     </div>
   );
 }
