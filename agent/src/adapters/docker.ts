@@ -110,6 +110,11 @@ export interface DockerAdapter {
    * it ends (or errors) when the engine goes away. Optional so stand-ins need not stream.
    */
   streamEvents?(types: string[], signal: AbortSignal): Promise<Readable>;
+  // ---- swarm (issue 24): the Engine API's /nodes, /services and /tasks, as dockerode types them
+  // (nodes and tasks untyped there: readers parse what they use). A 503 outside a swarm or on a worker.
+  listNodes(): Promise<unknown[]>;
+  listServices(): Promise<Docker.Service[]>;
+  listTasks(filters?: Record<string, string[]>): Promise<unknown[]>;
 }
 
 /**
@@ -607,5 +612,11 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
         source.on('error', (err) => events.destroy(toHttpError(err, endpoint)));
         return events;
       }),
+
+    listNodes: () => call((c) => c.docker.listNodes() as Promise<unknown[]>),
+
+    listServices: () => call((c) => c.docker.listServices()),
+
+    listTasks: (filters) => call((c) => c.docker.listTasks(filters ? { filters } : {}) as Promise<unknown[]>),
   };
 }
