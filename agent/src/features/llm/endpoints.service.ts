@@ -103,7 +103,8 @@ export function createEndpointPool(deps: {
 
   async function readTags(e: Endpoint) {
     try {
-      const models = await e.client.models();
+      // /api/tags alone: which models are loaded (/api/ps) does not decide where a chat goes.
+      const models = await e.client.ollama!.tags();
       e.models = new Set(models.map((m) => m.name));
       e.tagsAt = now();
       succeed(e);
