@@ -96,6 +96,7 @@ import { createNetworkTools } from './features/network/network-tools.service.js'
 import { networkRoutes } from './features/network/network.routes.js';
 import { createLlmStatusService, type LlmStatusProvider } from './features/llm-status/llm-status.service.js';
 import { createLlmFeature } from './features/llm/llm.feature.js';
+import { swarmOllamaSource } from './features/llm/fleet-endpoints.js';
 import { llmStatusRoutes } from './features/llm-status/llm-status.routes.js';
 import { haPatternsRoutes, type HaHealthProvider } from './features/ha-patterns/ha-patterns.routes.js';
 import { createHomeAssistantAdapter, type HomeAssistantAdapter } from './adapters/home-assistant.js';
@@ -408,6 +409,8 @@ function apiRoutes(
     limits: planLimits,
     usage,
     audit,
+    // The swarm's Ollama services answer the built-in provider's chats too (read when a chat asks).
+    endpointSource: { list: () => swarmOllamaSource(engine).list() },
     now: deps.now,
   });
   const llmStatus = createLlmStatusService({

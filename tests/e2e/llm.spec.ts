@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import os from 'node:os';
 import { AxeBuilder } from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
 import { startAgent, type RunningAgent } from '../support/agent.js';
@@ -162,6 +163,25 @@ test('shows the pipeline, the usage charts and the tokenizer', async ({ page }) 
   await expect(page.getByTestId('tokens')).toHaveText('Hello·world');
 });
 
+test('the router lists the Ollama endpoints; the usage screen names the node that answered', async ({
+  page,
+  ollama,
+}) => {
+  const chat = await page.request.post('/api/llm/chat', {
+    data: { model: 'llama3.2:3b', messages: [{ role: 'user', content: 'which node' }] },
+  });
+  expect(await chat.text()).toContain('event: done');
+  await page.goto('/llm-router');
+  const endpoints = page.getByRole('region', { name: 'Ollama endpoints', exact: true });
+  // No swarm here: the hub's own Ollama is the one endpoint.
+  await expect(endpoints.locator('tr[data-endpoint]')).toHaveCount(1);
+  await expect(endpoints).toContainText('(this hub)');
+  await expect(endpoints).toContainText(ollama.url);
+  await expect(endpoints).toContainText('llama3.2:3b');
+  await page.goto('/llm-usage-discovery');
+  await expect(page.getByRole('region', { name: 'By node', exact: true })).toContainText(os.hostname());
+});
+
 for (const scheme of ['light', 'dark'] as const) {
   test(`the LLM screens have no serious or critical axe violations (${scheme})`, async ({ page }) => {
     // Seven screens, each analysed by axe: more than the default 30 s on a busy 2-core machine.
@@ -187,7 +207,12 @@ for (const scheme of ['light', 'dark'] as const) {
       ],
       [
         '/llm-router',
-        () => expect(page.getByRole('region', { name: 'Load per provider', exact: true })).toBeVisible(),
+        async () => {
+          await expect(page.getByRole('region', { name: 'Load per provider', exact: true })).toBeVisible();
+          await expect(
+            page.getByRole('region', { name: 'Ollama endpoints', exact: true }).locator('tr[data-endpoint]'),
+          ).toBeVisible();
+        },
       ],
       ['/pipeline-control', () => expect(page.getByTestId('pipeline-facts')).toBeVisible()],
       [

@@ -227,7 +227,7 @@ export interface DockerAdapter {
     spec: NonNullable<EngineService['Spec']> | EngineServiceSpec,
     opts?: { rollback?: 'previous' },
   ): Promise<{ warnings: string[] }>;
-  listTasks(filters?: { service?: string[] }): Promise<EngineTask[]>;
+  listTasks(filters?: { service?: string[]; 'desired-state'?: string[] }): Promise<EngineTask[]>;
   /** A service's logs from all its tasks (GET /services/{id}/logs with details). */
   readServiceLogs(id: string, opts: LogOptions): Promise<ServiceLogLine[]>;
   /** `Swarm.LocalNodeState` from GET /info, and whether this node is a manager (`ControlAvailable`). */
@@ -951,7 +951,7 @@ export function createDockerAdapter(dockerHost: string | undefined): DockerAdapt
     listTasks: (filters) =>
       swarm(
         (c) =>
-          c.docker.listTasks(filters?.service ? { filters: { service: filters.service } } : {}) as Promise<
+          c.docker.listTasks(filters && Object.keys(filters).length ? { filters } : {}) as Promise<
             EngineTask[]
           >,
       ),

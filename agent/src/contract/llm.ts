@@ -241,6 +241,8 @@ export const chatStreamEventSchema = z.discriminatedUnion('type', [
     model: z.string(),
     /** Providers tried first that were down or too slow, in order. */
     fellBackFrom: z.array(z.object({ providerName: z.string(), model: z.string(), reason: z.string() })),
+    /** The fleet node whose Ollama answers (the hub's own Ollama and the fleet's); null for other providers. */
+    node: z.string().nullable().optional(),
   }),
   /**
    * Before `meta`, on plans without parallel processing: the chat waits for the hub's one cloud
@@ -341,17 +343,53 @@ export const usageRowSchema = z.object({
   userName: z.string().nullable(),
   model: z.string(),
   providerName: z.string(),
+  /** The fleet node whose Ollama answered; null for other providers and for rows from before issue 24. */
+  node: z.string().nullable(),
   messages: z.number().int(),
   promptTokens: z.number().int(),
   completionTokens: z.number().int(),
 });
 export type UsageRow = z.infer<typeof usageRowSchema>;
+export const usageNodeTotalSchema = z.object({
+  node: z.string().nullable(),
+  messages: z.number().int(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+});
+export type UsageNodeTotal = z.infer<typeof usageNodeTotalSchema>;
 export const usageReportSchema = z.object({
   since: z.string(),
   /** Admins see every user's use; others see their own. */
   scope: z.enum(['all', 'own']),
   rows: z.array(usageRowSchema),
+  /** The rows' totals per node that answered, most messages first. */
+  nodes: z.array(usageNodeTotalSchema),
 });
+
+// ---- The LLM across the fleet (issue 24) --------------------------------------------------
+
+/**
+ * One Ollama the router sends the local provider's chats to: the hub's own (OLLAMA_URL) and every
+ * fleet node running an Ollama service with a host-mode published port. Admins only.
+ */
+export const llmEndpointSchema = z.object({
+  id: z.string(),
+  /** The node's hostname (the hub's own Ollama: this hub's). */
+  node: z.string(),
+  url: z.string(),
+  /** False while the endpoint is backing off after a failure. */
+  healthy: z.boolean(),
+  /** Chats streaming through it now. */
+  outstanding: z.number().int(),
+  lastError: z.string().nullable(),
+  /** When a failed endpoint is tried again (ISO time); null when healthy. */
+  retryAt: z.string().nullable(),
+  /** The models its /api/tags listed; null when it could not be read. */
+  models: z.array(z.string()).nullable(),
+});
+export type LlmEndpoint = z.infer<typeof llmEndpointSchema>;
+export const llmEndpointListSchema = z.object({ endpoints: z.array(llmEndpointSchema) });
+export type LlmEndpointList = z.infer<typeof llmEndpointListSchema>;
 export type UsageReport = z.infer<typeof usageReportSchema>;
 
 // ---- Tokenizer --------------------------------------------------------------------------

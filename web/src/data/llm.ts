@@ -3,6 +3,7 @@ import {
   conversationDetailSchema,
   conversationListSchema,
   llmModelDetailsSchema,
+  llmEndpointListSchema,
   llmModelListSchema,
   llmProviderSchema,
   llmProvidersHealthSchema,
@@ -45,6 +46,7 @@ export const llmKeys = {
   conversations: () => [LLM_API, 'conversations'] as const,
   conversation: (id: number) => [LLM_API, 'conversations', id] as const,
   router: () => [LLM_API, 'router'] as const,
+  endpoints: () => [LLM_API, 'endpoints'] as const,
   usage: (days: number) => [LLM_API, `usage?days=${days}`] as const,
 };
 
@@ -98,6 +100,16 @@ export const routerQueryOptions = (enabled = true) =>
   queryOptions({
     queryKey: llmKeys.router(),
     queryFn: async () => routerStateSchema.parse(await apiJson<unknown>('GET', `${LLM_API}/router`)),
+    refetchInterval: HEALTH_REFRESH_MS,
+    enabled,
+  });
+
+/** The built-in provider's Ollama endpoints: this hub's and the fleet nodes' (admins). */
+export const endpointsQueryOptions = (enabled = true) =>
+  queryOptions({
+    queryKey: llmKeys.endpoints(),
+    queryFn: async () =>
+      llmEndpointListSchema.parse(await apiJson<unknown>('GET', `${LLM_API}/endpoints`)).endpoints,
     refetchInterval: HEALTH_REFRESH_MS,
     enabled,
   });

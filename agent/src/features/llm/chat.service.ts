@@ -18,6 +18,7 @@ import {
   type ChatStream,
 } from './provider-client.js';
 import type { ProvidersService } from './providers.service.js';
+import type { EndpointLease, EndpointPool } from './endpoints.service.js';
 import { planRoute, type RouteProvider } from './router.js';
 
 /** What the chat needs from the usage counter. */
@@ -30,6 +31,8 @@ export interface UsageRecorder {
       modelClass: 'local' | 'cloud';
       promptTokens: number | null;
       completionTokens: number | null;
+      /** The fleet node whose Ollama answered; null for other providers. */
+      node: string | null;
     },
   ): void;
 }
@@ -100,19 +103,39 @@ export function createChatService(deps: {
   gate: PlanGate;
   usage: UsageRecorder;
   log: Logger;
+  /** The hub's own Ollama and the fleet's: the built-in provider's chats go to one of them. */
+  endpoints?: EndpointPool;
 }) {
+  const pool = deps.endpoints;
+  const pooled = (row: { builtIn: boolean; kind: string }) => pool !== undefined && row.builtIn;
+
   async function routeProviders(request: ChatRequest): Promise<RouteProvider[]> {
     const rows = deps.providers.enabledRows();
     const needModels = request.model !== undefined && request.provider === undefined;
     let lists = needModels ? await deps.providers.models() : [];
+    let fleetModels = needModels && pool ? await pool.models() : new Set<string>();
     // A model pulled a moment ago may not be in the short-lived cache yet.
-    if (needModels && !lists.some((l) => l.models?.some((m) => m.name === request.model))) {
-      lists = await deps.providers.models(true);
+    if (
+      needModels &&
+      !fleetModels.has(request.model!) &&
+      !lists.some((l) => l.models?.some((m) => m.name === request.model))
+    ) {
+      [lists, fleetModels] = await Promise.all([
+        deps.providers.models(true),
+        pool ? pool.models({ fresh: true }) : fleetModels,
+      ]);
     }
     // Read after the awaits above, so that planning and counting the chat in happen together.
     const loads = deps.providers.loads();
     const modelsById = new Map(
-      lists.map((l) => [l.provider.id, l.models ? new Set(l.models.map((m) => m.name)) : null]),
+      lists.map((l) => {
+        const names = l.models ? new Set(l.models.map((m) => m.name)) : null;
+        // A model on any fleet node is the local provider's too.
+        if (pooled(l.provider) && fleetModels.size > 0) {
+          return [l.provider.id, new Set([...(names ?? []), ...fleetModels])] as const;
+        }
+        return [l.provider.id, names] as const;
+      }),
     );
     return rows.map((row) => ({
       id: row.id,
@@ -122,6 +145,56 @@ export function createChatService(deps: {
       active: loads.get(row.id)?.active ?? 0,
       served: loads.get(row.id)?.served ?? 0,
     }));
+  }
+
+  /**
+   * Opens a chat on the endpoints of the built-in provider: the least busy that has the model,
+   * moving on to the next when one is down, failing or too slow (it rests a while), so a node
+   * going away costs the person nothing while another can answer.
+   */
+  async function openOnEndpoints(
+    pool: EndpointPool,
+    req: { model: string; messages: ChatMessageInput[]; timeoutMs: number },
+    providerName: string,
+  ): Promise<{
+    stream: ChatStream;
+    iterator: AsyncIterator<ChatChunk>;
+    first: IteratorResult<ChatChunk>;
+    lease: EndpointLease;
+  }> {
+    const tried = new Set<string>();
+    let lastErr: unknown = null;
+    for (;;) {
+      const lease = await pool.acquire(req.model, tried);
+      if (!lease) throw lastErr ?? new UpstreamError('No Ollama endpoint can answer', 'unreachable');
+      tried.add(lease.id);
+      const started = performance.now();
+      let stream: ChatStream | null = null;
+      try {
+        stream = await lease.client.chat(req);
+        const iterator = stream[Symbol.asyncIterator]();
+        const first = await nextWithin(iterator, req.timeoutMs - (performance.now() - started), providerName);
+        lease.succeeded();
+        return { stream, iterator, first, lease };
+      } catch (err) {
+        stream?.abort();
+        lease.release();
+        lastErr = err;
+        const e = upstreamError(err);
+        if (e?.kind === 'rejected' && e.status === 404) {
+          // Its list was out of date; another node may have the model.
+          lease.lacksModel();
+          if (pool.hasUntried(req.model, tried)) continue;
+          throw err;
+        }
+        if (!isFallbackWorthy(err)) throw err;
+        lease.failed(e?.message ?? String(err));
+        deps.log.warn(
+          { node: lease.node, model: req.model, err: e },
+          'llm: endpoint failed, trying the next',
+        );
+      }
+    }
   }
 
   return {
@@ -172,6 +245,9 @@ export function createChatService(deps: {
           providerName: string;
           model: string;
           modelClass: 'local' | 'cloud';
+          /** The endpoint answering, for the built-in provider's chats. */
+          lease: EndpointLease | null;
+          node: string | null;
           end: (outcome: 'served' | 'failed') => void;
         } | null = null;
 
@@ -214,6 +290,26 @@ export function createChatService(deps: {
           const started = performance.now();
           let stream: ChatStream | null = null;
           try {
+            if (pool && pooled(row)) {
+              const on = await openOnEndpoints(
+                pool,
+                { model: target.model, messages: request.messages, timeoutMs },
+                row.name,
+              );
+              opened = {
+                ...on,
+                providerId: row.id,
+                providerName: row.name,
+                model: target.model,
+                modelClass,
+                node: on.lease.node,
+                end: (outcome) => {
+                  on.lease.release();
+                  end(outcome);
+                },
+              };
+              break;
+            }
             stream = await client.chat({ model: target.model, messages: request.messages, timeoutMs });
             const iterator = stream[Symbol.asyncIterator]();
             const first = await nextWithin(iterator, timeoutMs - (performance.now() - started), row.name);
@@ -221,10 +317,12 @@ export function createChatService(deps: {
               stream,
               iterator,
               first,
+              lease: null,
               providerId: row.id,
               providerName: row.name,
               model: target.model,
               modelClass,
+              node: null,
               end,
             };
             break;
@@ -290,6 +388,7 @@ export function createChatService(deps: {
           providerName: session.providerName,
           model: session.model,
           fellBackFrom,
+          node: session.node,
         };
 
         let finished = false;
@@ -307,6 +406,7 @@ export function createChatService(deps: {
               modelClass: session.modelClass,
               promptTokens: counters?.promptTokens ?? null,
               completionTokens: counters?.completionTokens ?? null,
+              node: session.node,
             });
           }
           session.end(status === 'error' ? 'failed' : 'served');
@@ -383,6 +483,8 @@ export function createChatService(deps: {
                 return;
               }
               session.stream.abort();
+              // A node that broke an answer rests before the next chat is sent to it.
+              if (isFallbackWorthy(err)) session.lease?.failed(upstreamError(err)?.message ?? String(err));
               finish('error', content, null);
               const http = toHttpError(err, session.providerName);
               yield {

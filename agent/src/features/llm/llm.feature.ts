@@ -1,9 +1,11 @@
+import { hostname } from 'node:os';
 import type { Db } from '../../db/client.js';
 import type { Logger } from '../../lib/logger.js';
 import type { SecretBox } from '../../lib/secret-box.js';
 import type { LivePublisher } from '../../live/hub.js';
 import type { AuditRecorder } from '../audit/index.js';
 import { createChatService, type UsageRecorder } from './chat.service.js';
+import { createEndpointPool, type OllamaEndpointSource } from './endpoints.service.js';
 import { createLlmRepository } from './llm.repository.js';
 import { llmRoutes } from './llm.routes.js';
 import { createLlmService, type UsageReader } from './llm.service.js';
@@ -30,6 +32,13 @@ export function createLlmFeature(deps: {
   usage: UsageRecorder & UsageReader;
   /** The security event log: provider API keys set or removed. */
   audit?: AuditRecorder;
+  /**
+   * The fleet's Ollama endpoints (the swarm's Ollama services): with the hub's own Ollama they
+   * answer the built-in provider's chats. Null or absent: the hub's own Ollama alone.
+   */
+  endpointSource?: OllamaEndpointSource | null;
+  /** The name this hub's own Ollama endpoint goes by (its hostname). */
+  hubNode?: string;
   now?: () => number;
 }) {
   const repo = createLlmRepository(deps.db, deps.now);
@@ -41,14 +50,21 @@ export function createLlmFeature(deps: {
     now: deps.now,
   });
   const gate = deps.limits;
-  const chat = createChatService({ repo, providers, gate, usage: deps.usage, log: deps.log });
+  const endpoints = createEndpointPool({
+    hubUrl: deps.ollamaUrl,
+    hubNode: deps.hubNode ?? hostname(),
+    source: deps.endpointSource ?? null,
+    log: deps.log,
+    now: deps.now,
+  });
+  const chat = createChatService({ repo, providers, gate, usage: deps.usage, log: deps.log, endpoints });
   const llm = createLlmService({ repo, providers, gate, usage: deps.usage, now: deps.now });
   const pulls = createPullsService({ providers, gate, live: deps.live, log: deps.log, now: deps.now });
   const tokenizer = createTokenizeService();
   return {
     providers,
     chat,
-    routes: llmRoutes({ providers, llm, chat, pulls, tokenizer, repo, audit: deps.audit }),
+    routes: llmRoutes({ providers, llm, chat, pulls, tokenizer, repo, audit: deps.audit, endpoints }),
     ollamaProxy: ollamaProxyRoutes(providers),
     /** How many models the hub has (local providers), as the plan's maxModels counts them. */
     hubModelCount: async () => hubModels(gate, await providers.models()).count,

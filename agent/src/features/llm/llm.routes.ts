@@ -19,6 +19,7 @@ import { requireAdmin, requireUser } from '../../http/guards.js';
 import { validate } from '../../http/validate.js';
 import { HttpError, notFound } from '../../lib/http-error.js';
 import type { ChatService, ChatSession } from './chat.service.js';
+import type { EndpointPool } from './endpoints.service.js';
 import type { LlmRepository } from './llm.repository.js';
 import type { LlmConversationRow, LlmMessageRow } from './llm.table.js';
 import type { LlmService } from './llm.service.js';
@@ -61,6 +62,7 @@ export function llmRoutes(deps: {
   tokenizer: TokenizeService;
   repo: LlmRepository;
   audit?: AuditRecorder;
+  endpoints: EndpointPool;
 }) {
   /** A provider's API key set or removed: the setting's name only, never the key. */
   const keyChanged = (provider: { id: number; name: string }, apiKey: string | null | undefined) => {
@@ -223,6 +225,8 @@ export function llmRoutes(deps: {
         deps.llm.deleteRule(c.req.valid('param').task);
         return c.json({ ok: true as const });
       })
+      // The built-in provider's Ollama endpoints: this hub's and the fleet nodes'.
+      .get('/endpoints', requireAdmin, async (c) => c.json({ endpoints: await deps.endpoints.snapshot() }))
 
       // ---- usage: admins see everyone's, others their own
       .get('/usage', requireUser, validate('query', usageQuerySchema), (c) => {

@@ -6,6 +6,7 @@ import {
   type RouterRule,
   type RouterRuleInput,
   type RouterState,
+  type UsageNodeTotal,
   type UsageReport,
 } from '../../contract/llm.js';
 import { HttpError, notFound } from '../../lib/http-error.js';
@@ -24,6 +25,7 @@ export interface UsageReader {
     userId: number;
     model: string;
     providerName: string;
+    node: string | null;
     messages: number;
     promptTokens: number;
     completionTokens: number;
@@ -158,16 +160,26 @@ export function createLlmService(deps: {
       const since = new Date(now() - (days - 1) * DAY_MS);
       const rows = deps.usage.usageByDay(since, viewer.isAdmin ? undefined : viewer.id);
       const names = deps.repo.userNames([...new Set(rows.map((r) => r.userId))]);
+      const report = rows.map((r) => ({
+        ...r,
+        messages: Number(r.messages),
+        promptTokens: Number(r.promptTokens),
+        completionTokens: Number(r.completionTokens),
+        userName: names.get(r.userId) ?? null,
+      }));
+      const byNode = new Map<string | null, UsageNodeTotal>();
+      for (const r of report) {
+        const t = byNode.get(r.node) ?? { node: r.node, messages: 0, promptTokens: 0, completionTokens: 0 };
+        t.messages += r.messages;
+        t.promptTokens += r.promptTokens;
+        t.completionTokens += r.completionTokens;
+        byNode.set(r.node, t);
+      }
       return {
         since: since.toISOString().slice(0, 10),
         scope: viewer.isAdmin ? 'all' : 'own',
-        rows: rows.map((r) => ({
-          ...r,
-          messages: Number(r.messages),
-          promptTokens: Number(r.promptTokens),
-          completionTokens: Number(r.completionTokens),
-          userName: names.get(r.userId) ?? null,
-        })),
+        rows: report,
+        nodes: [...byNode.values()].sort((a, b) => b.messages - a.messages),
       };
     },
   };

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { planRoute, type RouteProvider } from './router.js';
+import {
+  backoffMs,
+  chooseEndpoint,
+  planRoute,
+  type EndpointCandidate,
+  type RouteProvider,
+} from './router.js';
 
 const provider = (
   id: number,
@@ -123,5 +129,68 @@ describe('planRoute', () => {
     ).toMatchObject({
       targets: [{ providerId: 2 }, { providerId: 1 }, { providerId: 3 }],
     });
+  });
+});
+
+const ep = (
+  id: string,
+  models: string[] | null,
+  extra: Partial<EndpointCandidate> = {},
+): EndpointCandidate => ({
+  id,
+  outstanding: 0,
+  retryAt: 0,
+  models: models ? new Set(models) : null,
+  ...extra,
+});
+const none = new Set<string>();
+
+describe('chooseEndpoint', () => {
+  it('sends the chat to the endpoint with the fewest outstanding requests that has the model', () => {
+    const eps = [
+      ep('a', ['llama'], { outstanding: 2 }),
+      ep('b', ['llama'], { outstanding: 1 }),
+      ep('c', ['qwen']),
+    ];
+    expect(chooseEndpoint(eps, 'llama', 1000, none, 0)?.id).toBe('b');
+    expect(chooseEndpoint(eps, 'qwen', 1000, none, 0)?.id).toBe('c');
+  });
+
+  it('breaks ties in turn (round robin)', () => {
+    const eps = [ep('a', ['llama']), ep('b', ['llama']), ep('c', ['llama'])];
+    expect([0, 1, 2, 3].map((turn) => chooseEndpoint(eps, 'llama', 0, none, turn)?.id)).toEqual([
+      'a',
+      'b',
+      'c',
+      'a',
+    ]);
+  });
+
+  it('skips an endpoint backing off, and those already tried for this chat', () => {
+    const eps = [ep('a', ['llama'], { retryAt: 5000 }), ep('b', ['llama'], { outstanding: 9 })];
+    expect(chooseEndpoint(eps, 'llama', 1000, none, 0)?.id).toBe('b');
+    // Back after its rest.
+    expect(chooseEndpoint(eps, 'llama', 5000, none, 0)?.id).toBe('a');
+    expect(chooseEndpoint(eps, 'llama', 5000, new Set(['a']), 0)?.id).toBe('b');
+    expect(chooseEndpoint(eps, 'llama', 5000, new Set(['a', 'b']), 0)).toBeNull();
+  });
+
+  it('when every candidate rests, tries the one due first rather than failing', () => {
+    const eps = [ep('a', ['llama'], { retryAt: 9000 }), ep('b', ['llama'], { retryAt: 7000 })];
+    expect(chooseEndpoint(eps, 'llama', 1000, none, 0)?.id).toBe('b');
+  });
+
+  it('prefers endpoints that list the model over those whose list is unknown; a model nobody lists still goes somewhere', () => {
+    const eps = [ep('a', null), ep('b', ['llama'], { outstanding: 3 }), ep('c', ['qwen'])];
+    expect(chooseEndpoint(eps, 'llama', 0, none, 0)?.id).toBe('b');
+    expect(chooseEndpoint(eps, 'llama', 0, new Set(['b']), 0)?.id).toBe('a');
+    // Nobody has it: Ollama's own "not found" should come back from somewhere.
+    expect(chooseEndpoint([ep('c', ['qwen'])], 'mistral', 0, none, 0)?.id).toBe('c');
+  });
+});
+
+describe('backoffMs', () => {
+  it('rests 5 s, doubling per failure in a row, at most 60 s', () => {
+    expect([1, 2, 3, 4, 5, 6].map(backoffMs)).toEqual([5000, 10000, 20000, 40000, 60000, 60000]);
   });
 });

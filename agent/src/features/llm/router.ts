@@ -85,3 +85,53 @@ export function planRoute(
   }
   return { ok: true, targets: plan };
 }
+
+/** One Ollama endpoint of the local provider, as the endpoint choice sees it. */
+export interface EndpointCandidate {
+  id: string;
+  /** Chats streaming through it now. */
+  outstanding: number;
+  /** It failed: not chosen before this time (ms) unless nothing else can answer. */
+  retryAt: number;
+  /** The models its /api/tags listed; null when unknown (not read yet, or it failed). */
+  models: ReadonlySet<string> | null;
+}
+
+/**
+ * Which endpoint answers the next chat for `model`. Pure; `turn` is the caller's counter that
+ * breaks ties round robin.
+ *
+ * - Only endpoints not `tried` for this chat yet; those that list the model (or whose list is
+ *   unknown) first. A model no endpoint lists still goes somewhere, so Ollama's own "not found"
+ *   comes back.
+ * - Healthy endpoints (not backing off) first, the fewest outstanding requests winning, ties
+ *   taken in turn. When every candidate is backing off, the one due first is tried rather than
+ *   failing a chat that might be answered.
+ */
+export function chooseEndpoint<E extends EndpointCandidate>(
+  endpoints: readonly E[],
+  model: string,
+  now: number,
+  tried: ReadonlySet<string>,
+  turn: number,
+): E | null {
+  const open = endpoints.filter((e) => !tried.has(e.id));
+  const having = open.filter((e) => e.models === null || e.models.has(model));
+  const pool = having.length > 0 ? having : open;
+  if (pool.length === 0) return null;
+  const healthy = pool.filter((e) => e.retryAt <= now);
+  if (healthy.length === 0) {
+    return pool.reduce((a, b) => (b.retryAt < a.retryAt ? b : a));
+  }
+  // Endpoints that list the model beat those whose list is unknown (probably just back up).
+  const known = healthy.filter((e) => e.models !== null);
+  const choices = known.length > 0 ? known : healthy;
+  const least = Math.min(...choices.map((e) => e.outstanding));
+  const tied = choices.filter((e) => e.outstanding === least);
+  return tied[turn % tied.length]!;
+}
+
+/** How long a failed endpoint rests: 5 s, doubling per failure in a row, at most 60 s. */
+export function backoffMs(failuresInARow: number): number {
+  return Math.min(5_000 * 2 ** Math.max(0, failuresInARow - 1), 60_000);
+}

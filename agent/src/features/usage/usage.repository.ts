@@ -36,6 +36,7 @@ export function createUsageRepository(db: Db, now: () => number = Date.now) {
       modelClass: sql.placeholder('modelClass'),
       promptTokens: sql.placeholder('promptTokens'),
       completionTokens: sql.placeholder('completionTokens'),
+      node: sql.placeholder('node'),
       day: sql.placeholder('day'),
       at: sql.placeholder('at'),
     })
@@ -85,6 +86,8 @@ export function createUsageRepository(db: Db, now: () => number = Date.now) {
         modelClass: 'local' | 'cloud';
         promptTokens: number | null;
         completionTokens: number | null;
+        /** The fleet node whose Ollama answered; null for other providers. */
+        node?: string | null;
       },
     ): void {
       const at = now();
@@ -97,13 +100,14 @@ export function createUsageRepository(db: Db, now: () => number = Date.now) {
           modelClass: detail.modelClass,
           promptTokens: detail.promptTokens ?? 0,
           completionTokens: detail.completionTokens ?? 0,
+          node: detail.node ?? null,
           day: new Date(at).toISOString().slice(0, 10),
           at: new Date(at),
         });
       });
     },
 
-    /** Answered messages and tokens per day, user, model and provider since `since` (UTC day), optionally for one user. */
+    /** Answered messages and tokens per day, user, model, provider and node since `since` (UTC day), optionally for one user. */
     usageByDay(since: Date, userId?: number) {
       const day = since.toISOString().slice(0, 10);
       return db
@@ -112,6 +116,7 @@ export function createUsageRepository(db: Db, now: () => number = Date.now) {
           userId: aiUsageEvents.userId,
           model: aiUsageEvents.model,
           providerName: aiUsageEvents.providerName,
+          node: aiUsageEvents.node,
           messages: sql<number>`count(*)`,
           promptTokens: sql<number>`coalesce(sum(${aiUsageEvents.promptTokens}), 0)`,
           completionTokens: sql<number>`coalesce(sum(${aiUsageEvents.completionTokens}), 0)`,
@@ -122,7 +127,13 @@ export function createUsageRepository(db: Db, now: () => number = Date.now) {
             ? gte(aiUsageEvents.day, day)
             : and(gte(aiUsageEvents.day, day), eq(aiUsageEvents.userId, userId)),
         )
-        .groupBy(aiUsageEvents.day, aiUsageEvents.userId, aiUsageEvents.model, aiUsageEvents.providerName)
+        .groupBy(
+          aiUsageEvents.day,
+          aiUsageEvents.userId,
+          aiUsageEvents.model,
+          aiUsageEvents.providerName,
+          aiUsageEvents.node,
+        )
         .orderBy(aiUsageEvents.day)
         .all();
     },

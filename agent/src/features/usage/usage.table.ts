@@ -31,6 +31,8 @@ export const aiUsageEvents = sqliteTable(
       .default('local'),
     promptTokens: integer('prompt_tokens').notNull().default(0),
     completionTokens: integer('completion_tokens').notNull().default(0),
+    /** The fleet node whose Ollama answered (issue 24); null for other providers and older rows. */
+    node: text('node'),
     /** YYYY-MM-DD (UTC). */
     day: text('day').notNull(),
     at: integer('at', { mode: 'timestamp_ms' }).notNull(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UsageRow } from '@nexus/agent/contract';
-import { byModel, byUser, dayRange, grandTotal, messagesByDay } from './usage-series';
+import { byModel, byNode, byUser, dayRange, grandTotal, messagesByDay } from './usage-series';
 
 const row = (day: string, userId: number, model: string, messages: number): UsageRow => ({
   day,
@@ -8,6 +8,7 @@ const row = (day: string, userId: number, model: string, messages: number): Usag
   userName: userId === 1 ? 'Olive' : null,
   model,
   providerName: 'ollama',
+  node: null,
   messages,
   promptTokens: messages * 10,
   completionTokens: messages * 20,
@@ -50,5 +51,19 @@ describe('usage series', () => {
       completionTokens: 140,
     });
     expect(grandTotal(rows)).toEqual({ messages: 8, tokens: 240 });
+  });
+
+  it('totals by the node that answered; rows without one are other providers', () => {
+    const rows = [
+      { ...row('2026-01-30', 1, 'llama', 2), node: 'orin-agx' },
+      { ...row('2026-01-30', 1, 'llama', 3), node: 'orin-nano' },
+      { ...row('2026-01-31', 2, 'llama', 4), node: 'orin-agx' },
+      row('2026-01-31', 2, 'gpt', 1),
+    ];
+    expect(byNode(rows).map((t) => [t.label, t.messages])).toEqual([
+      ['orin-agx', 6],
+      ['orin-nano', 3],
+      ['Other providers', 1],
+    ]);
   });
 });

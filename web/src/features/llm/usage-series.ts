@@ -58,6 +58,14 @@ export const byModel = (rows: UsageRow[]) =>
     (r) => `${r.model} (${r.providerName})`,
   );
 
+/** Which node's Ollama answered (issue 24); null: another provider, or a row from before nodes were recorded. */
+export const byNode = (rows: UsageRow[]) =>
+  totals(
+    rows,
+    (r) => r.node ?? '',
+    (r) => r.node ?? 'Other providers',
+  );
+
 export function grandTotal(rows: UsageRow[]) {
   return rows.reduce(
     (t, r) => ({

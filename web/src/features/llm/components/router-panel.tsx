@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { ArrowDown, Plus, Route, Trash2, X } from 'lucide-react';
+import { ArrowDown, Plus, Route, Server, Trash2, X } from 'lucide-react';
 import {
   DEFAULT_ROUTER_TIMEOUT_MS,
   LLM_TASKS,
@@ -10,6 +10,7 @@ import {
   type RouterRule,
   type RouterTarget,
 } from '@nexus/agent/contract';
+import { StatusBadge } from '@/components/status-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Input } from '@/components/ui/input';
@@ -20,6 +21,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { toast } from '@/components/ui/use-toast';
 import { errorMessage } from '@/lib/request';
 import {
+  endpointsQueryOptions,
   modelsQueryOptions,
   providersQueryOptions,
   routerQueryOptions,
@@ -100,7 +102,67 @@ export function RouterPanel() {
           </Table>
         </div>
       </Section>
+      <EndpointsSection />
     </div>
+  );
+}
+
+/**
+ * The built-in provider's Ollama endpoints: this hub's and every fleet node running Ollama. A
+ * chat goes to the one with the fewest outstanding requests that has the model; one that failed
+ * rests until its retry time.
+ */
+function EndpointsSection() {
+  const endpoints = useQuery(endpointsQueryOptions());
+  return (
+    <Section
+      title="Ollama endpoints"
+      icon={Server}
+      description="The hub’s own Ollama and the fleet nodes running Ollama share the local provider’s chats."
+    >
+      {endpoints.isPending ? (
+        <RowsSkeleton rows={2} />
+      ) : endpoints.error ? (
+        <LoadError what="the endpoints" query={endpoints} />
+      ) : (
+        <div className="overflow-x-auto">
+          <Table label="Ollama endpoints table">
+            <TableHeader>
+              <TableRow>
+                <TableHead>Node</TableHead>
+                <TableHead>Address</TableHead>
+                <TableHead>Status</TableHead>
+                <TableHead className="text-right">Outstanding</TableHead>
+                <TableHead>Models</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {endpoints.data.map((e) => (
+                <TableRow key={e.id} data-endpoint={e.node}>
+                  <TableCell className="font-medium">
+                    {e.node}
+                    {e.id === 'hub' ? <span className="text-muted-foreground"> (this hub)</span> : null}
+                  </TableCell>
+                  <TableCell className="font-mono text-xs">{e.url}</TableCell>
+                  <TableCell>
+                    <StatusBadge word={e.healthy ? 'online' : 'offline'} title={e.lastError ?? undefined} />
+                    {e.retryAt ? (
+                      <span className="ml-2 text-xs text-muted-foreground">
+                        retry {new Date(e.retryAt).toLocaleTimeString()}
+                      </span>
+                    ) : null}
+                  </TableCell>
+                  <TableCell className="text-right tabular-nums">{e.outstanding}</TableCell>
+                  <TableCell className="text-xs">
+                    {e.models === null ? '—' : e.models.length === 0 ? 'none' : e.models.join(', ')}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </div>
+      )}
+    </Section>
   );
 }
 

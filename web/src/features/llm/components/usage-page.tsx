@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
-import { BarChart3, Boxes, Users } from 'lucide-react';
+import { BarChart3, Boxes, Server, Users } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { usageQueryOptions } from '@/data/llm';
-import { byModel, byUser, grandTotal, messagesByDay, type Total } from '../usage-series';
+import { byModel, byNode, byUser, grandTotal, messagesByDay, type Total } from '../usage-series';
 import { EmptyState, LoadError, RowsSkeleton, Section } from './section';
 import { RelatedLinks } from '@/components/related-links';
 import { axisUnit } from '@/lib/chart-axis';
@@ -90,6 +90,7 @@ function UsageCharts({
   const { models, points } = messagesByDay(rows, since, days);
   const users = byUser(rows);
   const perModel = byModel(rows);
+  const perNode = byNode(rows);
   const total = grandTotal(rows);
   return (
     <>
@@ -138,6 +139,15 @@ function UsageCharts({
           <TotalsTable totals={perModel} first="Model" />
         </Section>
       </div>
+      {rows.some((r) => r.node !== null) ? (
+        <Section
+          title="By node"
+          icon={Server}
+          description="Which node’s Ollama answered: the hub’s own and the fleet’s."
+        >
+          <TotalsTable totals={perNode} first="Node" />
+        </Section>
+      ) : null}
     </>
   );
 }
