@@ -48,20 +48,22 @@ describe('swarmOllamaSource', () => {
           service('s2', 'dustynv/ollama:r36.4.0', { 'nexus.llm': 'ollama' }),
           service('s3', 'nginx:1.27'),
         ] as never,
-      listTasks: async () => [
-        task('t1aaaaaaaaaaaaaa', 's1', 'n1', 11434),
-        task('t2bbbbbbbbbbbbbb', 's2', 'n2', 21434),
-        task('t3', 's1', 'n3', 11434, 'pending'),
-        task('t4', 's3', 'n1', 80),
-        task('t5', 's1', 'n3', null),
-        { nonsense: true },
-      ],
-      listNodes: async () => [
-        // A manager may report 0.0.0.0 as its address: its manager address says where it is.
-        node('n1', 'orin-agx', '0.0.0.0', '10.0.0.5:2377'),
-        node('n2', 'orin-nano', 'fd00::7'),
-        node('n3', 'garage', '10.0.0.9'),
-      ],
+      listTasks: async () =>
+        [
+          task('t1aaaaaaaaaaaaaa', 's1', 'n1', 11434),
+          task('t2bbbbbbbbbbbbbb', 's2', 'n2', 21434),
+          task('t3', 's1', 'n3', 11434, 'pending'),
+          task('t4', 's3', 'n1', 80),
+          task('t5', 's1', 'n3', null),
+          { nonsense: true },
+        ] as never,
+      listNodes: async () =>
+        [
+          // A manager may report 0.0.0.0 as its address: its manager address says where it is.
+          node('n1', 'orin-agx', '0.0.0.0', '10.0.0.5:2377'),
+          node('n2', 'orin-nano', 'fd00::7'),
+          node('n3', 'garage', '10.0.0.9'),
+        ] as never,
     });
     expect(await source.list()).toEqual([
       { id: 't1aaaaaaaaaa', node: 'orin-agx', url: 'http://10.0.0.5:11434' },
