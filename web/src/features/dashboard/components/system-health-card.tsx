@@ -1,7 +1,6 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Activity, CheckCircle2, CircleAlert, XCircle } from 'lucide-react';
-import { Area, AreaChart, YAxis } from 'recharts';
 import type {
   HaHealth,
   LlmPipelineStatus,
@@ -109,6 +108,8 @@ export function SystemHealthCard({ nexus, ha, llm, vpn, uptime, signedIn }: Syst
   );
 }
 
+const CpuAreaChart = lazy(() => import('./cpu-area-chart'));
+
 /** Seconds of live CPU history the sparkline keeps. */
 const SPARKLINE_SECONDS = 60;
 
@@ -133,25 +134,9 @@ function CpuSparkline({ signedIn }: { signedIn: boolean }) {
       </div>
       {points.length > 1 ? (
         <div role="img" aria-label={`CPU over the last ${points.length} seconds`} className="h-12 w-full">
-          <AreaChart
-            data={points}
-            responsive
-            style={{ width: '100%', height: '100%' }}
-            margin={{ top: 2, right: 0, bottom: 0, left: 0 }}
-            accessibilityLayer={false}
-          >
-            <YAxis hide domain={[0, 100]} />
-            <Area
-              type="monotone"
-              dataKey="cpu"
-              stroke="var(--color-primary)"
-              fill="var(--color-primary)"
-              fillOpacity={0.15}
-              strokeWidth={1.5}
-              isAnimationActive={false}
-              dot={false}
-            />
-          </AreaChart>
+          <Suspense fallback={<Skeleton className="h-12 w-full" />}>
+            <CpuAreaChart points={points} />
+          </Suspense>
         </div>
       ) : (
         <Skeleton className="h-12 w-full" />
