@@ -227,6 +227,25 @@ const composeSchema = z
 type ComposeFile = z.infer<typeof composeSchema>;
 type ComposeService = z.infer<typeof serviceSchema>;
 
+/** A compose duration (seconds, as parsed) in the nanoseconds the Engine API takes. */
+export const durationNanos = (s: number | undefined) => (s === undefined ? undefined : Math.round(s * 1e9));
+
+/**
+ * A compose healthcheck as the Engine API's HealthConfig, the same for a container (this hub) and
+ * for a swarm service's container spec (the fleet).
+ */
+export function engineHealthcheck(health: z.infer<typeof healthcheck> | undefined) {
+  if (!health) return undefined;
+  if (health.disable) return { Test: ['NONE'] };
+  return {
+    Test: typeof health.test === 'string' ? ['CMD-SHELL', health.test] : health.test,
+    Interval: durationNanos(health.interval),
+    Timeout: durationNanos(health.timeout),
+    Retries: health.retries,
+    StartPeriod: durationNanos(health.start_period),
+  };
+}
+
 export interface PortBinding {
   containerPort: number;
   protocol: string;

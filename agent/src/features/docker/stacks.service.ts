@@ -18,7 +18,7 @@ import {
 import type { EngineService } from '../../adapters/docker.js';
 import { HttpError } from '../../lib/http-error.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { planStack, type ServicePlan, type StackPlan } from './compose.js';
+import { engineHealthcheck, planStack, type ServicePlan, type StackPlan } from './compose.js';
 import type { DockerRepository } from './docker.repository.js';
 import { createFleetStacks, groupByStack } from './fleet-stacks.js';
 import { fleetWarnings } from './swarm-stack.js';
@@ -59,8 +59,6 @@ function parseBytes(value: string | number | undefined): number | undefined {
   const power = ['', 'k', 'm', 'g', 't'].indexOf(match[2]!.toLowerCase());
   return Math.round(Number(match[1]) * 1024 ** power);
 }
-
-const seconds = (s: number | undefined) => (s === undefined ? undefined : Math.round(s * 1e9));
 
 export interface StackNames {
   volume(key: string): string;
@@ -118,18 +116,7 @@ export function toCreateSpec(
     tmpfs[target] = options;
   }
 
-  const health = raw.healthcheck;
-  const healthcheck = health
-    ? health.disable
-      ? { Test: ['NONE'] }
-      : {
-          Test: typeof health.test === 'string' ? ['CMD-SHELL', health.test] : health.test,
-          Interval: seconds(health.interval),
-          Timeout: seconds(health.timeout),
-          Retries: health.retries,
-          StartPeriod: seconds(health.start_period),
-        }
-    : undefined;
+  const healthcheck = engineHealthcheck(raw.healthcheck);
 
   const reservations = raw.deploy?.resources?.reservations;
   const limits = raw.deploy?.resources?.limits;

@@ -1,7 +1,7 @@
 import type { EngineServiceSpec } from '../../adapters/docker.js';
 import { STACK_NAMESPACE_LABEL } from '../../contract/fleet.js';
 import { HttpError } from '../../lib/http-error.js';
-import type { ServicePlan, StackPlan } from './compose.js';
+import { durationNanos as nanos, engineHealthcheck, type ServicePlan, type StackPlan } from './compose.js';
 
 /**
  * A compose stack as swarm services, the way `docker stack deploy` makes them (docker/cli's
@@ -49,8 +49,6 @@ export function networksToCreate(
     .filter(({ declared }) => !declared?.external)
     .map(({ key, declared }) => ({ key, name: names.network(key), labels: declared?.labels ?? {} }));
 }
-
-const nanos = (s: number | undefined) => (s === undefined ? undefined : Math.round(s * 1e9));
 
 function bytes(value: string | number | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -147,18 +145,7 @@ export function toServiceSpec(
     mounts.push({ Type: 'tmpfs', Target: t.split(':')[0] });
   }
 
-  const health = raw.healthcheck;
-  const healthCheck = health
-    ? health.disable
-      ? { Test: ['NONE'] }
-      : {
-          Test: typeof health.test === 'string' ? ['CMD-SHELL', health.test] : health.test,
-          Interval: nanos(health.interval),
-          Timeout: nanos(health.timeout),
-          Retries: health.retries,
-          StartPeriod: nanos(health.start_period),
-        }
-    : undefined;
+  const healthCheck = engineHealthcheck(raw.healthcheck);
 
   const limits = deploy.resources?.limits;
   const reservations = deploy.resources?.reservations;
