@@ -18,8 +18,16 @@ export { documentTitle, PageSpinner } from './route-views';
 
 // The console's frame and routes load once someone is signed in (issue 26: the signed-out first page
 // stays small). Until then the full-page spinner of the session check stays on screen.
+const loadSignedInRoutes = () => import('./signed-in-routes');
+let signedInRoutesModule: ReturnType<typeof loadSignedInRoutes> | undefined;
+/** One load of the frame's code, started early or by the first render; a failed load may be tried again. */
+const preloadSignedInRoutes = () =>
+  (signedInRoutesModule ??= loadSignedInRoutes().catch((error: unknown) => {
+    signedInRoutesModule = undefined;
+    throw error;
+  }));
 const LazySignedInRoutes = lazy(async () => ({
-  default: (await import('./signed-in-routes')).SignedInRoutes,
+  default: (await preloadSignedInRoutes()).SignedInRoutes,
 }));
 
 function SignedInRoutes() {
@@ -68,7 +76,20 @@ function SignedOutRoutes() {
  */
 export function AppRouter() {
   const { user, isLoading } = useAuth();
-  if (isLoading) return <PageSpinner fullPage />;
+  const visitorsRoute = useMatchedRoute(signedOutRoutes);
+  const consoleRoute = useMatchedRoute(signedInRoutes);
+  if (isLoading) {
+    // The screen's code loads while the session check is under way rather than after it (issue 26:
+    // one round trip less before the first paint): a visitor's page, or else the console's frame
+    // and screen for a path only the console has (a signed-in owner's bookmark).
+    if (visitorsRoute) visitorsRoute.screen.preload?.();
+    else if (consoleRoute) {
+      // A failed load is reported when the frame renders (its error boundary), not here.
+      preloadSignedInRoutes().catch(() => undefined);
+      consoleRoute.screen.preload?.();
+    }
+    return <PageSpinner fullPage />;
+  }
   return (
     <>
       <ScrollToTopOnNavigate />
