@@ -57,6 +57,22 @@ export function compressBody(body: Buffer, encoding: ContentEncoding): Promise<B
 const JSON_TYPE = /^application\/json\s*(?:;|$)/i;
 const NO_TRANSFORM = /(?:^|,)\s*no-transform\s*(?:,|$)/i;
 
+/**
+ * The text of an answer made by `c.json`, read without turning it into a full Response.
+ *
+ * Why: @hono/node-server answers with a lightweight Response that keeps a string body as it is and
+ * writes it straight to the socket; reading `body` or `arrayBuffer()` builds the full web Response
+ * instead, which made every small JSON answer pay for one (the status read through Hono fell from a
+ * quarter to a twelfth of a bare server's rate). Its cache is a symbol-keyed [status, body, headers]
+ * triple; where there is none (another kind of Response) this answers undefined and the caller reads
+ * the body as before.
+ */
+function lightweightText(res: Response): string | undefined {
+  const key = Object.getOwnPropertySymbols(res).find((symbol) => symbol.description === 'cache');
+  const cached = key ? (res as unknown as Record<symbol, unknown>)[key] : undefined;
+  return Array.isArray(cached) && typeof cached[1] === 'string' ? cached[1] : undefined;
+}
+
 /** Answers without a body, or whose body must not change: left exactly as the route made them. */
 function untouchable(c: Context): boolean {
   const res = c.res;
@@ -69,6 +85,8 @@ function untouchable(c: Context): boolean {
   if (NO_TRANSFORM.test(res.headers.get('cache-control') ?? '')) return true;
   const length = res.headers.get('content-length');
   if (length !== null && Number(length) < COMPRESS_MIN_BYTES) return true;
+  const text = lightweightText(res);
+  if (text !== undefined) return Buffer.byteLength(text) < COMPRESS_MIN_BYTES;
   return !res.body;
 }
 
