@@ -85,14 +85,19 @@ networks:
 
 /**
  * Opens a screen. Making the swarm (and its services) adds network interfaces to this machine, and
- * Chromium aborts the requests in flight when it sees them (net::ERR_NETWORK_CHANGED), a screen's
- * lazily loaded code among them: the console then offers "Reload", which is what is done here.
+ * Chromium aborts the requests in flight when it sees them (net::ERR_NETWORK_CHANGED): the page
+ * itself, opened again then, or a screen's lazily loaded code, for which the console offers
+ * "Reload", which is what is done here.
  */
 async function open(page: Page, path: string, title: string) {
-  await page.goto(path);
   const heading = page.getByRole('heading', { name: title, level: 1 });
   const failed = page.getByRole('heading', { name: 'This screen could not be shown' });
-  await expect(heading.or(failed)).toBeVisible({ timeout: 15_000 });
+  // The page itself can be the request that is aborted (Chromium's error page, no heading): open
+  // it again then.
+  await expect(async () => {
+    await page.goto(path);
+    await expect(heading.or(failed)).toBeVisible({ timeout: 10_000 });
+  }).toPass({ timeout: 45_000 });
   if (await failed.isVisible()) {
     await page.getByRole('button', { name: 'Reload' }).click();
     await expect(heading).toBeVisible({ timeout: 15_000 });
@@ -207,6 +212,11 @@ test('a stack to the fleet with a constraint from the picker: tasks, a pending r
   await page.getByRole('checkbox', { name: 'node.labels.nexus.role==voice' }).check();
   await expect(page.getByText(/1 of 1 nodes match/)).toBeVisible();
   await page.getByRole('button', { name: 'Deploy stack' }).click();
+  // As a person would: the deployment's own progress says it is done before they look elsewhere
+  // (leaving the page at once would cut the streamed request on a loaded machine).
+  await expect(page.getByRole('region', { name: 'Deployment progress' })).toContainText('Deployed', {
+    timeout: 60_000,
+  });
 
   await open(page, '/nexus-deployment', 'Nexus Deploy');
   await expect(page.getByRole('tab', { name: 'Fleet services', selected: true })).toBeVisible();
