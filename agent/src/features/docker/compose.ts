@@ -246,6 +246,15 @@ export function engineHealthcheck(health: z.infer<typeof healthcheck> | undefine
   };
 }
 
+/** Compose's sysctls (a list of `k=v` or a map) as the Engine API's string map. */
+export function engineSysctls(
+  sysctls: string[] | Record<string, string | number | boolean | null> | undefined,
+): Record<string, string> | undefined {
+  if (!sysctls) return undefined;
+  const pairs = Array.isArray(sysctls) ? sysctls.map((s) => s.split(/=(.*)/s)) : Object.entries(sysctls);
+  return Object.fromEntries(pairs.map(([k, v]) => [k, String(v ?? '')]));
+}
+
 export interface PortBinding {
   containerPort: number;
   protocol: string;

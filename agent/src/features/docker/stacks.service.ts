@@ -18,7 +18,7 @@ import {
 import type { EngineService } from '../../adapters/docker.js';
 import { HttpError } from '../../lib/http-error.js';
 import type { SecretBox } from '../../lib/secret-box.js';
-import { engineHealthcheck, planStack, type ServicePlan, type StackPlan } from './compose.js';
+import { engineHealthcheck, engineSysctls, planStack, type ServicePlan, type StackPlan } from './compose.js';
 import type { DockerRepository } from './docker.repository.js';
 import { createFleetStacks, groupByStack } from './fleet-stacks.js';
 import { fleetWarnings } from './swarm-stack.js';
@@ -191,14 +191,7 @@ export function toCreateSpec(
       NanoCpus: cpus === undefined ? undefined : Math.round(Number(cpus) * 1e9),
       IpcMode: raw.ipc,
       PidMode: raw.pid,
-      Sysctls: raw.sysctls
-        ? Object.fromEntries(
-            (Array.isArray(raw.sysctls)
-              ? raw.sysctls.map((s) => s.split(/=(.*)/s))
-              : Object.entries(raw.sysctls)
-            ).map(([k, v]) => [k, String(v ?? '')]),
-          )
-        : undefined,
+      Sysctls: engineSysctls(raw.sysctls),
     },
     NetworkingConfig:
       firstNetwork && !service.networkMode

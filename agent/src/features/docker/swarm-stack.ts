@@ -1,7 +1,13 @@
 import type { EngineServiceSpec } from '../../adapters/docker.js';
 import { STACK_NAMESPACE_LABEL } from '../../contract/fleet.js';
 import { HttpError } from '../../lib/http-error.js';
-import { durationNanos as nanos, engineHealthcheck, type ServicePlan, type StackPlan } from './compose.js';
+import {
+  durationNanos as nanos,
+  engineHealthcheck,
+  engineSysctls,
+  type ServicePlan,
+  type StackPlan,
+} from './compose.js';
 
 /**
  * A compose stack as swarm services, the way `docker stack deploy` makes them (docker/cli's
@@ -204,14 +210,7 @@ export function toServiceSpec(
         HealthCheck: healthCheck,
         Hosts: extraHosts,
         DNSConfig: raw.dns ? { Nameservers: typeof raw.dns === 'string' ? [raw.dns] : raw.dns } : undefined,
-        Sysctls: raw.sysctls
-          ? Object.fromEntries(
-              (Array.isArray(raw.sysctls)
-                ? raw.sysctls.map((s) => s.split(/=(.*)/s))
-                : Object.entries(raw.sysctls)
-              ).map(([k, v]) => [k, String(v ?? '')]),
-            )
-          : undefined,
+        Sysctls: engineSysctls(raw.sysctls),
         CapabilityAdd: raw.cap_add,
         CapabilityDrop: raw.cap_drop,
       },
