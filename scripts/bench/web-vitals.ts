@@ -42,7 +42,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { chromium, type Browser, type Cookie } from '@playwright/test';
+import { chromium, type Browser, type BrowserContext, type Cookie } from '@playwright/test';
 import { startAgent, type RunningAgent } from '../../tests/support/agent.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/support/chromium.js';
 
@@ -53,6 +53,8 @@ const { values: args } = parseArgs({
     profiles: { type: 'string', default: 'home,remote' },
     'no-netdata': { type: 'boolean', default: false },
     build: { type: 'boolean', default: false },
+    /** Print every load's requests (start → end, ms from navigation) and its marks: where the time goes. */
+    waterfall: { type: 'boolean', default: false },
   },
 });
 const LOADS = Number(args.loads);
@@ -426,8 +428,31 @@ async function loadOnce(
     const first = Math.min(m.values!, m.live!);
     return { first, values: m.values!, live: m.live!, ...bytesUntil(first) };
   } finally {
+    if (args.waterfall)
+      await printWaterfall(context, url, mode).catch((e: unknown) =>
+        process.stdout.write(`waterfall: ${String(e)}\n`),
+      );
     await context.close();
   }
+}
+
+/** --waterfall: the page's requests as Resource Timing saw them, and its marks, in ms from navigation. */
+async function printWaterfall(context: BrowserContext, url: string, mode: Mode) {
+  const page = context.pages()[0];
+  if (!page) return;
+  // A string, not a function: tsx's keepNames would wrap the inner arrow in a helper the page lacks.
+  const lines = await page.evaluate<string[]>(`(() => {
+    const ms = (n) => Math.round(n).toString().padStart(5);
+    const nav = performance.getEntriesByType('navigation')[0];
+    const rows = [ms(0) + ' → ' + ms(nav.responseEnd) + '  document'];
+    for (const r of performance.getEntriesByType('resource')) {
+      rows.push(ms(r.startTime) + ' → ' + ms(r.responseEnd) + '  ' + new URL(r.name).pathname + ' (' + r.initiatorType + ', ' + r.encodedBodySize + ' B)');
+    }
+    rows.push('domContentLoaded ' + ms(nav.domContentLoadedEventStart) + ', load ' + ms(nav.loadEventStart));
+    rows.push('marks ' + JSON.stringify(window.__vitals));
+    return rows;
+  })()`);
+  process.stdout.write(`\n${mode} ${url}\n${lines.map((l) => `  ${l}`).join('\n')}\n`);
 }
 
 // ---------------------------------------------------------------------------------------------

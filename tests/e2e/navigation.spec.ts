@@ -274,6 +274,9 @@ test.describe('signed in, desktop', () => {
     await page.goto('/help');
     const toggle = header(page).getByRole('button', { name: 'Toggle theme' });
     await expect(toggle).toBeVisible();
+    // The tooltip's code loads after the first page (ui/hint): it has arrived when Radix's trigger
+    // marks the button.
+    await expect(toggle).toHaveAttribute('data-state', 'closed');
     // From here on, time moves only when the test says so.
     await page.clock.pauseAt(Date.now() + 60_000);
     await toggle.hover();

@@ -1,6 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Suspense, lazy, useEffect, useState } from 'react';
-import { TooltipProvider } from '@/components/ui/tooltip';
 import { useToast } from '@/components/ui/use-toast';
 import { AuthProvider } from '@/features/auth/auth-provider';
 import { queryClient } from '@/lib/query-client';
@@ -40,12 +39,10 @@ export function App() {
   return (
     <QueryClientProvider client={queryClient}>
       <ThemeProvider>
-        <TooltipProvider>
-          <AuthProvider>
-            <AppRouter />
-            <DeferredToaster />
-          </AuthProvider>
-        </TooltipProvider>
+        <AuthProvider>
+          <AppRouter />
+          <DeferredToaster />
+        </AuthProvider>
       </ThemeProvider>
     </QueryClientProvider>
   );

@@ -2,7 +2,12 @@ import * as TooltipPrimitive from '@radix-ui/react-tooltip';
 import type { ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
 
-/** Spec §9: tooltips open after 700 ms; moving between triggers within 300 ms skips the delay. */
+/**
+ * Spec §9: tooltips open after 700 ms; moving between triggers within 300 ms skips the delay. The
+ * screen that shows tooltips wraps them in one TooltipProvider (its delays are shared among the
+ * triggers under it); there is none around the whole console, so that Radix Tooltip and its
+ * positioning code load only with screens that use them (issue 26). The visitors' pages use ui/hint.
+ */
 export const TOOLTIP_DELAY_MS = 700;
 export const TOOLTIP_SKIP_DELAY_MS = 300;
 

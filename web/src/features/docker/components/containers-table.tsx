@@ -9,6 +9,7 @@ import { formatBytes } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
 import { statsQueryOptions, useContainerAction, type ContainerAction } from '@/data/docker';
 import { ConfirmButton } from '@/components/ui/confirm';
+import { TooltipProvider } from '@/components/ui/tooltip';
 import { UpdateCell } from './container-updates';
 import { StateBadge } from './state-badge';
 
@@ -90,110 +91,113 @@ export function ContainersTable({ containers, canAct }: { containers: ContainerS
   const busy = (c: ContainerSummary) => action.isPending && action.variables?.id === c.id;
   const why = canAct ? undefined : 'Only administrators can control containers';
 
+  // One provider for the rows' tooltips: moving between them skips the delay (spec §9).
   return (
-    <Table aria-label="Containers">
-      <TableHeader>
-        <TableRow>
-          <TableHead>Name</TableHead>
-          <TableHead>State</TableHead>
-          <TableHead>Image</TableHead>
-          {canAct ? <TableHead>Image updates</TableHead> : null}
-          <TableHead>Ports</TableHead>
-          <TableHead>Usage</TableHead>
-          <TableHead className="text-right">Actions</TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {containers.map((c) => (
-          <TableRow key={c.id} data-testid={`container-row-${c.name}`}>
-            <TableCell className="max-w-64">
-              <div className="truncate font-medium" title={c.name}>
-                {c.name}
-              </div>
-              <div className="truncate text-xs text-muted-foreground">
-                {c.composeProject ? `${c.composeProject} / ${c.composeService ?? '?'}` : c.id.slice(0, 12)}
-              </div>
-            </TableCell>
-            <TableCell>
-              <div className="grid gap-1">
-                <StateBadge state={c.state} />
-                <span className="text-xs text-muted-foreground">{c.status}</span>
-              </div>
-            </TableCell>
-            <TableCell className="max-w-56 truncate text-xs" title={c.image}>
-              {c.image}
-            </TableCell>
-            {/* Admins only: the check names every image and registry, and the agent refuses it to members. */}
-            {canAct ? (
-              <TableCell>
-                <UpdateCell container={c} />
-              </TableCell>
-            ) : null}
-            <TableCell className="text-xs">{ports(c)}</TableCell>
-            <TableCell>
-              <StatsCell container={c} />
-            </TableCell>
-            <TableCell>
-              <div className="flex justify-end gap-1">
-                <Button asChild variant="ghost" size="icon" aria-label={`Logs of ${c.name}`} title="Logs">
-                  <Link href={`/nexus-logs?container=${encodeURIComponent(c.name)}`}>
-                    <ScrollText />
-                  </Link>
-                </Button>
-                {c.state === 'running' ? (
-                  <ConfirmButton
-                    variant="ghost"
-                    size="icon"
-                    aria-label={`Stop ${c.name}`}
-                    title={why ?? 'Stop'}
-                    disabled={!canAct || busy(c)}
-                    {...dialogText(c, 'stop')}
-                    onConfirm={() => run(c, 'stop')}
-                  >
-                    <Square />
-                  </ConfirmButton>
-                ) : (
-                  <ConfirmButton
-                    variant="ghost"
-                    size="icon"
-                    aria-label={`Start ${c.name}`}
-                    title={why ?? 'Start'}
-                    disabled={!canAct || busy(c)}
-                    {...dialogText(c, 'start')}
-                    onConfirm={() => run(c, 'start')}
-                  >
-                    <Play />
-                  </ConfirmButton>
-                )}
-                <ConfirmButton
-                  variant="ghost"
-                  size="icon"
-                  aria-label={`Restart ${c.name}`}
-                  title={why ?? 'Restart'}
-                  disabled={!canAct || busy(c)}
-                  {...dialogText(c, 'restart')}
-                  onConfirm={() => run(c, 'restart')}
-                >
-                  <RotateCw className={busy(c) ? 'animate-spin' : undefined} />
-                </ConfirmButton>
-                <ConfirmButton
-                  variant="ghost"
-                  size="icon"
-                  aria-label={`Remove ${c.name}`}
-                  title={why ?? 'Remove'}
-                  disabled={!canAct || busy(c)}
-                  destructive
-                  {...dialogText(c, 'remove')}
-                  onConfirm={() => run(c, 'remove')}
-                >
-                  <Trash2 />
-                </ConfirmButton>
-              </div>
-            </TableCell>
+    <TooltipProvider>
+      <Table aria-label="Containers">
+        <TableHeader>
+          <TableRow>
+            <TableHead>Name</TableHead>
+            <TableHead>State</TableHead>
+            <TableHead>Image</TableHead>
+            {canAct ? <TableHead>Image updates</TableHead> : null}
+            <TableHead>Ports</TableHead>
+            <TableHead>Usage</TableHead>
+            <TableHead className="text-right">Actions</TableHead>
           </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+        </TableHeader>
+        <TableBody>
+          {containers.map((c) => (
+            <TableRow key={c.id} data-testid={`container-row-${c.name}`}>
+              <TableCell className="max-w-64">
+                <div className="truncate font-medium" title={c.name}>
+                  {c.name}
+                </div>
+                <div className="truncate text-xs text-muted-foreground">
+                  {c.composeProject ? `${c.composeProject} / ${c.composeService ?? '?'}` : c.id.slice(0, 12)}
+                </div>
+              </TableCell>
+              <TableCell>
+                <div className="grid gap-1">
+                  <StateBadge state={c.state} />
+                  <span className="text-xs text-muted-foreground">{c.status}</span>
+                </div>
+              </TableCell>
+              <TableCell className="max-w-56 truncate text-xs" title={c.image}>
+                {c.image}
+              </TableCell>
+              {/* Admins only: the check names every image and registry, and the agent refuses it to members. */}
+              {canAct ? (
+                <TableCell>
+                  <UpdateCell container={c} />
+                </TableCell>
+              ) : null}
+              <TableCell className="text-xs">{ports(c)}</TableCell>
+              <TableCell>
+                <StatsCell container={c} />
+              </TableCell>
+              <TableCell>
+                <div className="flex justify-end gap-1">
+                  <Button asChild variant="ghost" size="icon" aria-label={`Logs of ${c.name}`} title="Logs">
+                    <Link href={`/nexus-logs?container=${encodeURIComponent(c.name)}`}>
+                      <ScrollText />
+                    </Link>
+                  </Button>
+                  {c.state === 'running' ? (
+                    <ConfirmButton
+                      variant="ghost"
+                      size="icon"
+                      aria-label={`Stop ${c.name}`}
+                      title={why ?? 'Stop'}
+                      disabled={!canAct || busy(c)}
+                      {...dialogText(c, 'stop')}
+                      onConfirm={() => run(c, 'stop')}
+                    >
+                      <Square />
+                    </ConfirmButton>
+                  ) : (
+                    <ConfirmButton
+                      variant="ghost"
+                      size="icon"
+                      aria-label={`Start ${c.name}`}
+                      title={why ?? 'Start'}
+                      disabled={!canAct || busy(c)}
+                      {...dialogText(c, 'start')}
+                      onConfirm={() => run(c, 'start')}
+                    >
+                      <Play />
+                    </ConfirmButton>
+                  )}
+                  <ConfirmButton
+                    variant="ghost"
+                    size="icon"
+                    aria-label={`Restart ${c.name}`}
+                    title={why ?? 'Restart'}
+                    disabled={!canAct || busy(c)}
+                    {...dialogText(c, 'restart')}
+                    onConfirm={() => run(c, 'restart')}
+                  >
+                    <RotateCw className={busy(c) ? 'animate-spin' : undefined} />
+                  </ConfirmButton>
+                  <ConfirmButton
+                    variant="ghost"
+                    size="icon"
+                    aria-label={`Remove ${c.name}`}
+                    title={why ?? 'Remove'}
+                    disabled={!canAct || busy(c)}
+                    destructive
+                    {...dialogText(c, 'remove')}
+                    onConfirm={() => run(c, 'remove')}
+                  >
+                    <Trash2 />
+                  </ConfirmButton>
+                </div>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TooltipProvider>
   );
 }
 

@@ -1,6 +1,6 @@
 import { Moon, Sun } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { Tooltip, TooltipContent, TooltipTrigger } from '@/components/ui/tooltip';
+import { Hint } from '@/components/ui/hint';
 import { useTheme } from '@/lib/theme-provider';
 
 /** Spec §4: light or dark, saved under "theme" and applied as a class on the root element. */
@@ -8,19 +8,10 @@ export function ThemeToggle() {
   const { theme, toggleTheme } = useTheme();
   const next = theme === 'dark' ? 'light' : 'dark';
   return (
-    <Tooltip>
-      <TooltipTrigger asChild>
-        <Button
-          variant="ghost"
-          size="icon"
-          onClick={toggleTheme}
-          aria-label="Toggle theme"
-          data-theme={theme}
-        >
-          {theme === 'dark' ? <Sun aria-hidden="true" /> : <Moon aria-hidden="true" />}
-        </Button>
-      </TooltipTrigger>
-      <TooltipContent>Switch to {next} theme</TooltipContent>
-    </Tooltip>
+    <Hint label={`Switch to ${next} theme`}>
+      <Button variant="ghost" size="icon" onClick={toggleTheme} aria-label="Toggle theme" data-theme={theme}>
+        {theme === 'dark' ? <Sun aria-hidden="true" /> : <Moon aria-hidden="true" />}
+      </Button>
+    </Hint>
   );
 }
