@@ -1,4 +1,5 @@
-import { lazy, Suspense } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect } from 'react';
 import { Switch } from 'wouter';
 import { useAuth } from '@/features/auth/auth-provider';
 import { SetupGate } from '@/features/setup/components/setup-gate';
@@ -31,8 +32,12 @@ const LazySignedInRoutes = lazy(async () => ({
 }));
 
 function SignedInRoutes() {
+  const client = useQueryClient();
+  const screen = useMatchedRoute(signedInRoutes)?.screen;
   // The screen's own code loads beside the frame's rather than after it (idempotent).
-  useMatchedRoute(signedInRoutes)?.screen.preload?.();
+  screen?.preload?.();
+  // Its first data is asked for now too, not once the frame and the screen have rendered.
+  useEffect(() => screen?.prefetch?.(client), [screen, client]);
   return (
     <Suspense fallback={<PageSpinner fullPage />}>
       <LazySignedInRoutes />

@@ -40,7 +40,9 @@ export const screens = {
 
   // Signed in
   onboarding: screen('Onboarding', async () => (await import('@/features/onboarding')).OnboardingPage),
-  dashboard: screen('Dashboard', async () => (await import('@/features/dashboard')).DashboardPage),
+  dashboard: screen('Dashboard', async () => (await import('@/features/dashboard')).DashboardPage, {
+    prefetch: async (client) => (await import('@/features/dashboard')).prefetchDashboard(client),
+  }),
   connections: screen(
     'VPN Connections',
     async () => (await import('@/features/connections')).ConnectionsPage,

@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { lazy, type ComponentType } from 'react';
 
 /** What every screen of the route table receives from the router. */
@@ -13,21 +14,33 @@ export interface ScreenDef {
   built: boolean;
   /** Starts loading the screen's code before it renders (idempotent). */
   preload?: () => void;
+  /**
+   * Asks for the screen's first data, signed in, as soon as its route is known: while its code
+   * loads and the frame renders, rather than once the screen has rendered (issue 26).
+   */
+  prefetch?: (client: QueryClient) => void;
 }
 
 /**
  * A built screen, loaded when its route is first opened so the first page stays small:
  * `screen('Docker', async () => (await import('@/features/docker')).DockerPage)`.
  */
-export function screen(title: string, load: () => Promise<ComponentType<ScreenProps>>): ScreenDef {
+export function screen(
+  title: string,
+  load: () => Promise<ComponentType<ScreenProps>>,
+  options: { prefetch?: (client: QueryClient) => Promise<void> } = {},
+): ScreenDef {
   let loading: Promise<ComponentType<ScreenProps>> | undefined;
   const loadOnce = () => (loading ??= load());
+  const { prefetch } = options;
   return {
     title,
     Component: lazy(async () => ({ default: await loadOnce() })),
     built: true,
     // A failed load is reported when the screen renders (its error boundary), not here.
     preload: () => void loadOnce().catch(() => undefined),
+    // A failed prefetch is the screen's own query to report when it renders.
+    prefetch: prefetch && ((client) => void prefetch(client).catch(() => undefined)),
   };
 }
 

@@ -22,8 +22,8 @@ function loadHintTooltip(): Promise<HintTooltipModule> {
 /**
  * A tooltip (spec §9: opens after 700 ms) for a control of the visitors' pages, such as the theme
  * toggle. Its positioning code (Radix Tooltip with Floating UI, about 12 KB compressed) is not part
- * of the first page (issue 26): the control renders at once and the tooltip wraps it when its code
- * has arrived, well within the 700 ms a pointer must rest before a tooltip shows. The control's
+ * of the first page (issue 26): the control renders at once, and the tooltip wraps it when the
+ * browser is idle after the first screen and its code has arrived. The control's
  * accessible name never depends on the tooltip. Screens of the console use ui/tooltip directly.
  */
 export function Hint({ label, children }: { label: ReactNode; children: ReactElement }) {
@@ -31,13 +31,25 @@ export function Hint({ label, children }: { label: ReactNode; children: ReactEle
   useEffect(() => {
     if (module) return;
     let current = true;
-    loadHintTooltip().then(
-      (m) => current && setModule(m),
-      // Without its code the control still works; the tooltip is what is missing.
-      () => undefined,
-    );
+    const load = () =>
+      loadHintTooltip().then(
+        (m) => current && setModule(m),
+        // Without its code the control still works; the tooltip is what is missing.
+        () => undefined,
+      );
+    // Once the browser is idle after the first screen: parsing the tooltip's code must not
+    // delay the page's largest paint on a slow phone.
+    if (typeof requestIdleCallback === 'function') {
+      const handle = requestIdleCallback(load, { timeout: 2000 });
+      return () => {
+        current = false;
+        cancelIdleCallback(handle);
+      };
+    }
+    const handle = setTimeout(load, 200);
     return () => {
       current = false;
+      clearTimeout(handle);
     };
   }, [module]);
   if (!module) return children;

@@ -1,1 +1,2 @@
 export { DashboardPage } from './components/dashboard-page';
+export { prefetchDashboard } from './components/dashboard-page';
