@@ -1,8 +1,9 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { useToast } from '@/components/ui/use-toast';
 import { AuthProvider } from '@/features/auth/auth-provider';
 import { queryClient } from '@/lib/query-client';
+import { useBrowserIdle } from '@/lib/use-browser-idle';
 import { ThemeProvider } from '@/lib/theme-provider';
 import { AppRouter } from './router';
 
@@ -15,19 +16,11 @@ const Toaster = lazy(async () => ({ default: (await import('@/components/ui/toas
  */
 function DeferredToaster() {
   const { toasts } = useToast();
-  const [idle, setIdle] = useState(false);
-  useEffect(() => {
-    const callback = () => setIdle(true);
-    if (typeof requestIdleCallback === 'function') {
-      const handle = requestIdleCallback(callback, { timeout: 2000 });
-      return () => cancelIdleCallback(handle);
-    }
-    const handle = setTimeout(callback, 200);
-    return () => clearTimeout(handle);
-  }, []);
+  const idle = useBrowserIdle();
+  const [firstToast, setFirstToast] = useState(false);
   // Once mounted it stays: a first toast mounts it for good.
-  if (!idle && toasts.length > 0) setIdle(true);
-  if (!idle && toasts.length === 0) return null;
+  if (!firstToast && toasts.length > 0) setFirstToast(true);
+  if (!idle && !firstToast) return null;
   return (
     <Suspense fallback={null}>
       <Toaster />

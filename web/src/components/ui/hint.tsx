@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
+import { useBrowserIdle } from '@/lib/use-browser-idle';
 import type { HintTooltip } from './hint-tooltip';
 
 interface HintTooltipModule {
@@ -28,30 +29,19 @@ function loadHintTooltip(): Promise<HintTooltipModule> {
  */
 export function Hint({ label, children }: { label: ReactNode; children: ReactElement }) {
   const [module, setModule] = useState(loaded);
+  const idle = useBrowserIdle();
   useEffect(() => {
-    if (module) return;
+    if (module || !idle) return;
     let current = true;
-    const load = () =>
-      loadHintTooltip().then(
-        (m) => current && setModule(m),
-        // Without its code the control still works; the tooltip is what is missing.
-        () => undefined,
-      );
-    // Once the browser is idle after the first screen: parsing the tooltip's code must not
-    // delay the page's largest paint on a slow phone.
-    if (typeof requestIdleCallback === 'function') {
-      const handle = requestIdleCallback(load, { timeout: 2000 });
-      return () => {
-        current = false;
-        cancelIdleCallback(handle);
-      };
-    }
-    const handle = setTimeout(load, 200);
+    loadHintTooltip().then(
+      (m) => current && setModule(m),
+      // Without its code the control still works; the tooltip is what is missing.
+      () => undefined,
+    );
     return () => {
       current = false;
-      clearTimeout(handle);
     };
-  }, [module]);
+  }, [module, idle]);
   if (!module) return children;
   return <module.HintTooltip label={label}>{children}</module.HintTooltip>;
 }

@@ -1,31 +1,22 @@
 import {
   Activity,
-  AudioLines,
   BarChart3,
   BrainCircuit,
   CreditCard,
   House,
   Mic,
-  PlayCircle,
   Radio,
   ShieldCheck,
   Workflow,
 } from 'lucide-react';
-import { useEffect } from 'react';
+import { Suspense, lazy, useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog';
-import { DashboardPreview } from '@/features/dashboard/components/dashboard-preview';
 import { scrollToHash } from '@/features/navigation/components/nav-link';
+import { useBrowserIdle } from '@/lib/use-browser-idle';
+import { WatchDemoButton } from './watch-demo-button';
 
 /** Spec §1: what the product lets signed-in users manage. */
 const FEATURES = [
@@ -131,7 +122,7 @@ export function LandingPage() {
             <Button size="lg" variant="outline" asChild>
               <Link href="/dashboard">Try Demo</Link>
             </Button>
-            <DemoVideoDialog />
+            <DemoVideo />
           </div>
           <p className="text-sm text-muted-foreground">
             New here? Read the{' '}
@@ -155,7 +146,7 @@ export function LandingPage() {
           <p className="mt-2 mb-8 max-w-2xl text-muted-foreground">
             The dashboard of a hub with a local model and Home Assistant connected.
           </p>
-          <DashboardPreview />
+          <DeferredDashboardPreview />
         </div>
       </section>
 
@@ -242,28 +233,38 @@ export function LandingPage() {
   );
 }
 
-/** Spec §1: the demo video is not made yet, and the dialog says so. */
-function DemoVideoDialog() {
+// What the first paint does not need loads once the browser is idle after it (issue 26): the demo
+// dialog's code (Radix Dialog) and the dashboard preview below the fold.
+const DemoVideoDialog = lazy(async () => ({
+  default: (await import('./demo-video-dialog')).DemoVideoDialog,
+}));
+const DashboardPreview = lazy(async () => ({
+  default: (await import('@/features/dashboard/components/dashboard-preview')).DashboardPreview,
+}));
+
+/** "Watch Demo": a press before the dialog's code has arrived opens the dialog when it has. */
+function DemoVideo() {
+  const idle = useBrowserIdle();
+  const [pressed, setPressed] = useState(false);
+  const button = <WatchDemoButton onClick={() => setPressed(true)} />;
+  if (!idle && !pressed) return button;
   return (
-    <Dialog>
-      <DialogTrigger asChild>
-        <Button size="lg" variant="ghost">
-          <PlayCircle aria-hidden="true" />
-          Watch Demo
-        </Button>
-      </DialogTrigger>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Demo Video Coming Soon</DialogTitle>
-          <DialogDescription>
-            A walk through the console is being recorded. Until then, the Help pages show how to set up the
-            hub and what each part does.
-          </DialogDescription>
-        </DialogHeader>
-        <div className="grid aspect-video place-items-center rounded-lg border bg-muted text-muted-foreground">
-          <AudioLines aria-hidden="true" className="size-10" />
-        </div>
-      </DialogContent>
-    </Dialog>
+    <Suspense fallback={button}>
+      <DemoVideoDialog defaultOpen={pressed} />
+    </Suspense>
+  );
+}
+
+/** The dashboard preview, once the browser is idle; until then a frame of its height. */
+function DeferredDashboardPreview() {
+  const idle = useBrowserIdle();
+  const placeholder = (
+    <div aria-hidden="true" className="min-h-[50rem] rounded-xl border border-dashed md:min-h-[20rem]" />
+  );
+  if (!idle) return placeholder;
+  return (
+    <Suspense fallback={placeholder}>
+      <DashboardPreview />
+    </Suspense>
   );
 }
