@@ -7,6 +7,7 @@ import {
   type RegisterInput,
 } from '@nexus/agent/contract';
 import { boolean, integer, object, oneOf, parseShape, string, type Shape } from '@/lib/answer-shape';
+import { queryClient } from '@/lib/query-client';
 import { ApiRequestError, apiJson, apiRequest } from '@/lib/request';
 
 /**
@@ -89,4 +90,23 @@ export function isTwoFactorRequired(error: unknown): boolean {
 /** Spec §8: a registration error whose message contains "already exists" is an existing account. */
 export function isExistingAccount(error: unknown): boolean {
   return error instanceof Error && error.message.includes('already exists');
+}
+
+// ---- reads that notice an ended session
+
+/**
+ * GETs and parses, for every feature's data module (here rather than in data/auth.ts so that a
+ * screen's reads do not bring the auth feature's schemas along: issue 26). A 401 means the session ended behind the console's back (expired, signed out in
+ * another tab): checking the user again signs the console out, which unmounts the screen and stops
+ * its polling.
+ */
+export async function getParsed<T>(path: string, schema: { parse: (value: unknown) => T }): Promise<T> {
+  try {
+    return schema.parse(await apiJson<unknown>('GET', path));
+  } catch (error) {
+    if (error instanceof ApiRequestError && error.status === 401) {
+      void queryClient.invalidateQueries({ queryKey: authUserQueryKey });
+    }
+    throw error;
+  }
 }

@@ -39,7 +39,6 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
-import { queryClient } from '@/lib/query-client';
 import { useReauth } from '@/lib/reauth-context';
 import { authUserQueryKey } from './auth-session';
 import { PASSKEYS_API } from './auth-sign-in';
@@ -53,6 +52,7 @@ export {
   confirmNewSession,
   fetchCurrentUser,
   forgetAccount,
+  getParsed,
   isExistingAccount,
   isTwoFactorRequired,
   login,
@@ -432,24 +432,6 @@ export function useRevokeInvite() {
     mutationFn: async (id: number) => apiRequest('DELETE', `${INVITES_API}/${id}`),
     onSettled: () => queryClient.invalidateQueries({ queryKey: inviteKeys.all }),
   });
-}
-
-// ---- reads that notice an ended session
-
-/**
- * GETs and parses. A 401 means the session ended behind the console's back (expired, signed out in
- * another tab): checking the user again signs the console out, which unmounts the screen and stops
- * its polling.
- */
-export async function getParsed<T>(path: string, schema: { parse: (value: unknown) => T }): Promise<T> {
-  try {
-    return schema.parse(await apiJson<unknown>('GET', path));
-  } catch (error) {
-    if (error instanceof ApiRequestError && error.status === 401) {
-      void queryClient.invalidateQueries({ queryKey: authUserQueryKey });
-    }
-    throw error;
-  }
 }
 
 // ---- password reset (public: no session)

@@ -5,7 +5,7 @@ import {
   systemInfoSchema,
   type MetricWindow,
 } from '@nexus/agent/contract';
-import { getParsed } from './auth';
+import { getParsed } from './auth-session';
 import { apiRequest } from '@/lib/request';
 
 export const SYSTEM_INFO_PATH = '/api/system/info';

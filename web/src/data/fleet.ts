@@ -13,7 +13,7 @@ import {
   type SwarmRole,
 } from '@nexus/agent/contract';
 import { apiJson } from '@/lib/request';
-import { getParsed } from './auth';
+import { getParsed } from './auth-session';
 
 /**
  * The fleet feature's one data module (issue 24): every path under /api/fleet and every query key

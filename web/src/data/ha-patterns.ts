@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { POLL_INTERVALS_MS, haHealthSchema } from '@nexus/agent/contract';
-import { getParsed } from './auth';
+import { getParsed } from './auth-session';
 
 /** Home Assistant's health as the hub sees it (agent: features/ha-patterns). */
 export const HA_HEALTH_PATH = '/api/ha-patterns/health';

@@ -1,7 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { healthSchema } from '@nexus/agent/contract';
 import { apiRequest } from '@/lib/request';
-import { getParsed } from './auth';
+import { getParsed } from './auth-session';
 
 /** The agent's liveness answer (agent: features/health): public, no session needed. */
 export const HEALTH_PATH = '/api/health';

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { POLL_INTERVALS_MS, llmPipelineStatusSchema } from '@nexus/agent/contract';
-import { getParsed } from './auth';
+import { getParsed } from './auth-session';
 
 /** The voice pipeline's readiness (agent: features/llm-status): the dashboard card and the LLM screen read one key. */
 export const PIPELINE_STATUS_PATH = '/api/llm/pipeline/status';

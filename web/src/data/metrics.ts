@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { POLL_INTERVALS_MS, nexusStatusSchema, systemUptimeSchema } from '@nexus/agent/contract';
-import { getParsed } from './auth';
+import { getParsed } from './auth-session';
 
 /**
  * The metrics feature's cheap reads (agent: features/metrics). Each key is the path itself, as the

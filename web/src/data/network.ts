@@ -5,7 +5,7 @@ import {
   networkToolDoneSchema,
   type NetworkToolDone,
 } from '@nexus/agent/contract';
-import { getParsed } from './auth';
+import { getParsed } from './auth-session';
 import { throwIfNotOk } from '@/lib/request';
 import { postForEvents } from '@/lib/sse';
 

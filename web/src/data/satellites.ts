@@ -13,7 +13,7 @@ import {
   type SatelliteControlInput,
   type UpdateSatelliteInput,
 } from '@nexus/agent/contract';
-import { getParsed } from './auth';
+import { getParsed } from './auth-session';
 import { useLiveTopic, type LiveConnectionState } from '@/lib/live';
 import { apiJson, apiRequest } from '@/lib/request';
 

@@ -6,7 +6,7 @@ import {
   subscriptionUsageSchema,
   type ActivateLicenceInput,
 } from '@nexus/agent/contract';
-import { getParsed } from './auth';
+import { getParsed } from './auth-session';
 import { apiJson, apiRequest } from '@/lib/request';
 
 export const SUBSCRIPTION_API = '/api/subscription';

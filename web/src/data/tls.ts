@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { tlsCaSchema, tlsStatusSchema, type TlsCertificateInput } from '@nexus/agent/contract';
 import { apiJson } from '@/lib/request';
-import { getParsed } from './auth';
+import { getParsed } from './auth-session';
 
 /** HTTPS (issue 21): the hub CA's fingerprint and HTTPS port, for everyone signed in. */
 export const TLS_CA_PATH = '/api/tls/ca';

@@ -12,7 +12,7 @@ import {
   type WgPeerInput,
   type WgServerInput,
 } from '@nexus/agent/contract';
-import { getParsed } from './auth';
+import { getParsed } from './auth-session';
 import { ApiRequestError, apiJson, apiRequest } from '@/lib/request';
 
 /** The hub's VPN (issue 17): its WireGuard server and the devices that dial in, the uplinks and their failover. */
