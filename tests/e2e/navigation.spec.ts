@@ -269,6 +269,32 @@ test.describe('signed in, desktop', () => {
     expect((await page.request.get('/api/auth/user')).status()).toBe(401);
   });
 
+  test.describe('before the menus have loaded', () => {
+    // The service worker keeps the menus' code from an earlier page; this test holds it back.
+    test.use({ serviceWorkers: 'block' });
+
+    test('a menu pressed before its code has arrived opens once it has (issue 26)', async ({ page }) => {
+      // The user menu's code loads after the first paint; hold it back to press the button first.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/user-dropdown-[\w-]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto('/help');
+      const button = header(page).getByRole('button', { name: 'User menu' });
+      await button.click();
+      await expect(page.getByRole('menu')).toHaveCount(0);
+      release();
+      const menu = page.getByRole('menu');
+      await expect(menu.getByRole('menuitem', { name: 'Sign Out' })).toBeVisible();
+      // It is the real menu: Escape closes it and gives the focus back to the button.
+      await page.keyboard.press('Escape');
+      await expect(menu).toHaveCount(0);
+      await expect(header(page).getByRole('button', { name: 'User menu' })).toBeFocused();
+    });
+  });
+
   test('tooltips open after 700 ms (spec §9)', async ({ page }) => {
     await page.clock.install();
     await page.goto('/help');

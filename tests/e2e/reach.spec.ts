@@ -60,6 +60,8 @@ async function desktopMenuLinks(page: Page): Promise<string[]> {
   const header = page.getByRole('banner');
   const found: string[] = [];
   await header.getByRole('button', { name: 'Tools & Utilities' }).click();
+  // The menu's code may still be on its way (it loads after the first paint): wait to see it.
+  await expect(page.getByRole('menu').first()).toBeVisible();
   const groups = await page.getByRole('menu').first().getByRole('menuitem').allTextContents();
   for (const group of groups) {
     await page.getByRole('menu').first().getByRole('menuitem', { name: group, exact: true }).click();

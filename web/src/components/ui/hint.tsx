@@ -1,4 +1,5 @@
 import { useEffect, useState, type ReactElement, type ReactNode } from 'react';
+import { useFocusCarry } from '@/components/deferred-control';
 import { useBrowserIdle } from '@/lib/use-browser-idle';
 import type { HintTooltip } from './hint-tooltip';
 
@@ -24,7 +25,8 @@ function loadHintTooltip(): Promise<HintTooltipModule> {
  * A tooltip (spec §9: opens after 700 ms) for a control of the visitors' pages, such as the theme
  * toggle. Its positioning code (Radix Tooltip with Floating UI, about 12 KB compressed) is not part
  * of the first page (issue 26): the control renders at once, and the tooltip wraps it when the
- * browser is idle after the first screen and its code has arrived. The control's
+ * browser is idle after the first screen and its code has arrived (a control that has the keyboard
+ * focus then keeps it). The control's
  * accessible name never depends on the tooltip. Screens of the console use ui/tooltip directly.
  */
 export function Hint({ label, children }: { label: ReactNode; children: ReactElement }) {
@@ -42,6 +44,18 @@ export function Hint({ label, children }: { label: ReactNode; children: ReactEle
       current = false;
     };
   }, [module, idle]);
-  if (!module) return children;
-  return <module.HintTooltip label={label}>{children}</module.HintTooltip>;
+  const { boxRef, keepFocus } = useFocusCarry();
+  return (
+    // display: contents — the box only marks where the control is; the layout ignores it.
+    <span ref={boxRef} className="contents">
+      {module ? (
+        <>
+          <module.HintTooltip label={label}>{children}</module.HintTooltip>
+          {keepFocus}
+        </>
+      ) : (
+        children
+      )}
+    </span>
+  );
 }

@@ -9,8 +9,9 @@ import {
   ShieldCheck,
   Workflow,
 } from 'lucide-react';
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { Suspense, lazy, useEffect } from 'react';
 import { Link } from 'wouter';
+import { DeferredControl } from '@/components/deferred-control';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -244,14 +245,11 @@ const DashboardPreview = lazy(async () => ({
 
 /** "Watch Demo": a press before the dialog's code has arrived opens the dialog when it has. */
 function DemoVideo() {
-  const idle = useBrowserIdle();
-  const [pressed, setPressed] = useState(false);
-  const button = <WatchDemoButton onClick={() => setPressed(true)} />;
-  if (!idle && !pressed) return button;
   return (
-    <Suspense fallback={button}>
-      <DemoVideoDialog defaultOpen={pressed} />
-    </Suspense>
+    <DeferredControl
+      button={(onPress) => <WatchDemoButton onClick={onPress} />}
+      full={(press) => <DemoVideoDialog defaultOpen={press !== null} />}
+    />
   );
 }
 

@@ -1,19 +1,11 @@
-import { LogOut } from 'lucide-react';
-import { Link } from 'wouter';
+import { lazy, type ComponentProps } from 'react';
 import type { PublicUser } from '@nexus/agent/contract';
 import { Avatar, AvatarFallback } from '@/components/ui/avatar';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
 import { initials } from '@/lib/initials';
-import { roleBadge, userMenuFor } from '../nav-items';
+import { DeferredControl } from '@/components/deferred-control';
+import { roleBadge } from '../nav-items';
 
 export interface UserMenuProps {
   user: PublicUser;
@@ -41,40 +33,29 @@ export function UserAvatar({ user, className }: { user: PublicUser; className?: 
   );
 }
 
-/** Spec §2: the user menu. Sign Out stays open and reads "Signing out..." until the call is done. */
-export function UserMenu({ user, onSignOut, signingOut }: UserMenuProps) {
+const UserDropdown = lazy(async () => ({ default: (await import('./user-dropdown')).UserDropdown }));
+
+export function UserMenuButton({ user, ...props }: { user: PublicUser } & ComponentProps<typeof Button>) {
   return (
-    <DropdownMenu modal={false}>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="rounded-full" aria-label="User menu">
-          <UserAvatar user={user} />
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-60">
-        <DropdownMenuLabel className="flex flex-col gap-1 font-normal">
-          <span className="truncate text-sm font-medium">{user.name}</span>
-          <span className="truncate text-xs text-muted-foreground">{user.email}</span>
-          <RoleBadge role={user.role} />
-        </DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        {userMenuFor(user.role).map((item) => (
-          <DropdownMenuItem key={item.href} asChild>
-            <Link href={item.href}>{item.label}</Link>
-          </DropdownMenuItem>
-        ))}
-        <DropdownMenuSeparator />
-        <DropdownMenuItem
-          disabled={signingOut}
-          onSelect={(event) => {
-            // Keep the menu open so the item can say what is happening.
-            event.preventDefault();
-            onSignOut();
-          }}
-        >
-          <LogOut aria-hidden="true" />
-          {signingOut ? 'Signing out...' : 'Sign Out'}
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <Button variant="ghost" size="icon" className="rounded-full" aria-label="User menu" {...props}>
+      <UserAvatar user={user} />
+    </Button>
+  );
+}
+
+/** Spec §2: the user menu (user-dropdown.tsx), its code loaded after the first paint. */
+export function UserMenu(props: UserMenuProps) {
+  return (
+    <DeferredControl
+      button={(onPress) => <UserMenuButton user={props.user} onClick={onPress} />}
+      full={(press) => (
+        <UserDropdown
+          {...props}
+          trigger={<UserMenuButton user={props.user} />}
+          roleBadge={<RoleBadge role={props.user.role} />}
+          press={press}
+        />
+      )}
+    />
   );
 }

@@ -1,132 +1,62 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bell } from 'lucide-react';
-import { Link, useLocation } from 'wouter';
+import { lazy, type ComponentProps } from 'react';
 import { NOTIFICATIONS_BROADCAST_TOPIC, notificationsUserTopic } from '@nexus/agent/contract';
+import { DeferredControl } from '@/components/deferred-control';
 import { Button } from '@/components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu';
-import { Skeleton } from '@/components/ui/skeleton';
 import { useLiveTopic } from '@/lib/live';
-import { errorMessage } from '@/lib/request';
-import { cn } from '@/lib/utils';
-import {
-  MENU_LIMIT,
-  invalidateNotifications,
-  notificationsQueryOptions,
-  timeAgo,
-  useMarkAllRead,
-  useMarkRead,
-} from '@/data/notifications';
-import { CATEGORY_LABELS, LEVEL_LABELS } from '../labels';
-import { NotificationLevelIcon } from './notification-level-icon';
+import { MENU_LIMIT, invalidateNotifications, notificationsQueryOptions } from '@/data/notifications';
+
+const NotificationsDropdown = lazy(async () => ({
+  default: (await import('./notifications-dropdown')).NotificationsDropdown,
+}));
+
+/** The bell, with the number of unread notifications. */
+export function NotificationsButton({
+  unread,
+  ...props
+}: { unread: number } & ComponentProps<typeof Button>) {
+  const label = unread > 0 ? `Notifications, ${unread} unread` : 'Notifications';
+  return (
+    <Button variant="ghost" size="icon" className="relative" aria-label={label} {...props}>
+      <Bell aria-hidden="true" />
+      {unread > 0 && (
+        <span
+          aria-hidden="true"
+          className="absolute top-1 right-1 grid min-w-4 place-items-center rounded-full bg-destructive px-1 text-[10px] leading-4 font-semibold text-destructive-foreground"
+        >
+          {unread > 99 ? '99+' : unread}
+        </span>
+      )}
+    </Button>
+  );
+}
 
 /**
  * Spec §2: the header's notifications menu with a View All Notifications link to /notifications.
  * Its entries are the hub's real notifications for this user (the spec's reading shows static
- * samples; a console that invents alerts would mislead its owner).
+ * samples; a console that invents alerts would mislead its owner). The bell and its count render
+ * at once; the menu (notifications-dropdown.tsx) loads after the first paint.
  */
 export function NotificationsMenu({ userId }: { userId: number }) {
   const queryClient = useQueryClient();
-  const [, navigate] = useLocation();
   const list = useQuery(notificationsQueryOptions(MENU_LIMIT));
   // The agent pushes each new notification on the live channel; the lists are read again then.
   const refresh = () => void invalidateNotifications(queryClient);
   useLiveTopic(NOTIFICATIONS_BROADCAST_TOPIC, { onEvent: refresh });
   useLiveTopic(notificationsUserTopic(userId), { onEvent: refresh });
-  const markRead = useMarkRead();
-  const markAllRead = useMarkAllRead();
   const unread = list.data?.unreadCount ?? 0;
-  const label = unread > 0 ? `Notifications, ${unread} unread` : 'Notifications';
 
   return (
-    <DropdownMenu
-      modal={false}
-      onOpenChange={(open) => {
-        if (open) void invalidateNotifications(queryClient);
-      }}
-    >
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="icon" className="relative" aria-label={label}>
-          <Bell aria-hidden="true" />
-          {unread > 0 && (
-            <span
-              aria-hidden="true"
-              className="absolute top-1 right-1 grid min-w-4 place-items-center rounded-full bg-destructive px-1 text-[10px] leading-4 font-semibold text-destructive-foreground"
-            >
-              {unread > 99 ? '99+' : unread}
-            </span>
-          )}
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-80">
-        <div className="flex items-center justify-between gap-2 pr-1">
-          <DropdownMenuLabel>Notifications</DropdownMenuLabel>
-          {unread > 0 && (
-            <Button
-              variant="link"
-              size="sm"
-              className="h-7 px-2"
-              disabled={markAllRead.isPending}
-              onClick={() => markAllRead.mutate()}
-            >
-              Mark all read
-            </Button>
-          )}
-        </div>
-        <DropdownMenuSeparator />
-        {list.isLoading ? (
-          <div role="status" className="space-y-2 p-2">
-            <span className="sr-only">Loading notifications</span>
-            <Skeleton className="h-10 w-full" />
-            <Skeleton className="h-10 w-full" />
-          </div>
-        ) : list.error ? (
-          <p className="px-2 py-3 text-sm text-destructive">
-            Could not load notifications: {errorMessage(list.error)}
-          </p>
-        ) : list.data && list.data.notifications.length > 0 ? (
-          list.data.notifications.map((item) => (
-            <DropdownMenuItem
-              key={item.id}
-              className="items-start gap-3 py-2"
-              onSelect={() => {
-                if (!item.readAt) markRead.mutate(item.id);
-                if (item.link) navigate(item.link);
-              }}
-            >
-              <NotificationLevelIcon level={item.level} className="mt-0.5" />
-              <span className="min-w-0 flex-1">
-                <span className={cn('block truncate', !item.readAt && 'font-semibold')}>{item.title}</span>
-                {item.body && <span className="line-clamp-2 text-xs text-muted-foreground">{item.body}</span>}
-                <span className="block text-xs text-muted-foreground">
-                  {CATEGORY_LABELS[item.category]}
-                  {item.level === 'error' || item.level === 'warning'
-                    ? ` · ${LEVEL_LABELS[item.level]}`
-                    : ''}{' '}
-                  · {timeAgo(item.createdAt)}
-                </span>
-              </span>
-              {!item.readAt && (
-                <span className="mt-1.5 size-2 shrink-0 rounded-full bg-primary">
-                  <span className="sr-only">Unread</span>
-                </span>
-              )}
-            </DropdownMenuItem>
-          ))
-        ) : (
-          <p className="px-2 py-4 text-center text-sm text-muted-foreground">No notifications yet</p>
-        )}
-        <DropdownMenuSeparator />
-        <DropdownMenuItem asChild className="justify-center font-medium">
-          <Link href="/notifications">View All Notifications</Link>
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
+    <DeferredControl
+      button={(onPress) => <NotificationsButton unread={unread} onClick={onPress} />}
+      full={(press) => (
+        <NotificationsDropdown
+          unread={unread}
+          trigger={<NotificationsButton unread={unread} />}
+          press={press}
+        />
+      )}
+    />
   );
 }

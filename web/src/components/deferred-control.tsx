@@ -1,0 +1,108 @@
+import {
+  Suspense,
+  useCallback,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type MouseEvent,
+  type ReactElement,
+  type ReactNode,
+  type RefObject,
+} from 'react';
+import { useBrowserIdle } from '@/lib/use-browser-idle';
+
+/** How the button was pressed before the control's code had arrived: `keyboard` for Enter or Space. */
+export type EarlyPress = 'pointer' | 'keyboard';
+
+/**
+ * A control whose full code (a Radix menu or dialog, with its focus and positioning code) is not
+ * needed for the first paint (issue 26): until the browser is idle after the first screen, only its
+ * button renders; then the full control, loaded lazily, takes the button's place.
+ *
+ * Nothing a person did meanwhile is lost: a press opens the full control as soon as its code has
+ * arrived (`full(press)`: open from the start, and for a keyboard press with the focus on its first
+ * item, as the keyboard opens a menu), and a button that had the keyboard focus when it was
+ * replaced hands it to the button that replaces it.
+ *
+ * `button(onPress)` is the control's button until then; the full control renders the same button
+ * as its trigger.
+ */
+export function DeferredControl({
+  button,
+  full,
+}: {
+  button: (onPress: (event: MouseEvent) => void) => ReactElement;
+  full: (press: EarlyPress | null) => ReactNode;
+}) {
+  const idle = useBrowserIdle();
+  const [press, setPress] = useState<EarlyPress | null>(null);
+  const { boxRef, keepFocus } = useFocusCarry();
+  // A click from Enter or Space on a button has no pointer position: detail is 0.
+  const early = button((event) => setPress(event.detail === 0 ? 'keyboard' : 'pointer'));
+  return (
+    // display: contents — the box only marks where the control is; the layout ignores it.
+    <span ref={boxRef} className="contents">
+      {!idle && press === null ? (
+        early
+      ) : (
+        <Suspense
+          fallback={
+            <>
+              {early}
+              {keepFocus}
+            </>
+          }
+        >
+          {full(press)}
+          {keepFocus}
+        </Suspense>
+      )}
+    </span>
+  );
+}
+
+/**
+ * Hands the keyboard focus on when the focused button inside `boxRef` is replaced by another
+ * element: whether it had the focus is read while rendering (before the commit removes it), and
+ * `keepFocus`, rendered beside the new element, moves the focus there once it is in the page —
+ * unless the focus has gone somewhere else meanwhile.
+ */
+export function useFocusCarry(): { boxRef: RefObject<HTMLSpanElement | null>; keepFocus: ReactElement } {
+  const boxRef = useRef<HTMLSpanElement>(null);
+  const hadFocus = useRef(false);
+  // eslint-disable-next-line react-hooks/refs -- read before the commit on purpose (see above)
+  if (boxRef.current) hadFocus.current = boxRef.current.contains(document.activeElement);
+  return { boxRef, keepFocus: <KeepFocus boxRef={boxRef} hadFocus={hadFocus} /> };
+}
+
+function KeepFocus({
+  boxRef,
+  hadFocus,
+}: {
+  boxRef: RefObject<HTMLSpanElement | null>;
+  hadFocus: RefObject<boolean>;
+}) {
+  useLayoutEffect(() => {
+    const active = document.activeElement;
+    if (!hadFocus.current || (active && active !== document.body)) return;
+    boxRef.current?.querySelector<HTMLElement>('button, a[href], [tabindex]')?.focus();
+  }, [boxRef, hadFocus]);
+  return null;
+}
+
+/**
+ * For a menu opened by an early keyboard press: a ref for its content that moves the focus to its
+ * first item once it has opened, as Radix does when the keyboard opens a menu.
+ */
+export function useFirstItemFocus(press: EarlyPress | null) {
+  const done = useRef(false);
+  return useCallback(
+    (content: HTMLElement | null) => {
+      if (!content || done.current || press !== 'keyboard') return;
+      done.current = true;
+      // After Radix's own focus on the opened menu (an effect of its mount).
+      requestAnimationFrame(() => content.querySelector<HTMLElement>('[role="menuitem"]')?.focus());
+    },
+    [press],
+  );
+}
