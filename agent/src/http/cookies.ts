@@ -15,7 +15,9 @@ export function readCookie(header: string | undefined, name: string): string | u
     if (before === ';' || before === ' ') {
       const end = header.indexOf(';', at + key.length);
       const value = header.slice(at + key.length, end === -1 ? undefined : end).trim();
-      return value === '' ? undefined : value.replace(/^"(.*)"$/, '$1');
+      if (value === '') return undefined;
+      // RFC 6265 allows a quoted value; ours never are, so the common case skips the regex.
+      return value.charCodeAt(0) === 34 /* " */ ? value.replace(/^"(.*)"$/, '$1') : value;
     }
     from = at + key.length;
   }

@@ -63,4 +63,30 @@ describe('session lookups between writes', () => {
     t += IDLE_TIMEOUT_MS + 1;
     expect(sessions.validate(token)).toBeNull();
   });
+  it('refuse a signed-out session and a disabled account at once', () => {
+    const sessions = createSessionService(handle.db, now);
+    const first = sessions.create(1, { persistent: false });
+    const second = sessions.create(1, { persistent: true });
+    expect(sessions.validate(first.token)).not.toBeNull();
+    expect(sessions.validate(second.token)).not.toBeNull();
+    sessions.revoke(first.token);
+    expect(sessions.validate(first.token)).toBeNull();
+    // Another service disabling the account writes through the same connection.
+    handle.sqlite.prepare('update users set disabled_at = 1 where id = 1').run();
+    expect(sessions.validate(second.token)).toBeNull();
+  });
+
+  it('hand every lookup the same answer, which no request can change for the next', () => {
+    const sessions = createSessionService(handle.db, now);
+    const { token } = sessions.create(1, { persistent: false });
+    const first = sessions.validate(token)!;
+    expect(sessions.validate(token)).toBe(first);
+    expect(() => {
+      (first as { role: string }).role = 'admin';
+    }).toThrow(TypeError);
+    expect(() => {
+      (first.session as { kind: string }).kind = 'phone';
+    }).toThrow(TypeError);
+    expect(sessions.validate(token)?.role).toBe('user');
+  });
 });

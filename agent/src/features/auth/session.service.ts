@@ -33,6 +33,19 @@ export interface CreatedSession {
 /** How stale another process's database changes may be to the session memo (see databaseVersion). */
 const OTHER_WRITERS_CHECK_MS = 1;
 
+/** What validate answers for a session's rows; frozen, because the memo hands the same object to every request. */
+function sessionUser(session: SessionRow, user: UserRow): SessionUser {
+  return Object.freeze({
+    id: user.id,
+    name: user.name,
+    email: user.email,
+    role: user.role,
+    totpEnabled: user.totpEnabled,
+    createdAt: user.createdAt,
+    session: Object.freeze({ publicId: session.publicId, kind: session.kind, reauthAt: session.reauthAt }),
+  });
+}
+
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export function createSessionService(db: Db, now: () => number = Date.now) {
@@ -51,17 +64,25 @@ export function createSessionService(db: Db, now: () => number = Date.now) {
   // The rows of recent lookups, valid only while the database is exactly as it was when they were
   // read: this connection has written nothing since (total_changes()) and no other connection, such
   // as the CLI, has committed (PRAGMA data_version). A burst of requests then costs one query and
-  // gets the very answers the query would give; any write anywhere simply empties it. Keyed by the
-  // cookie value itself, so a hit costs no hashing; the values live only in this process's memory,
-  // as they do in every request that carries them.
-  const recent = new Map<string, { idHash: string; session: SessionRow; user: UserRow }>();
+  // gets the very answers the query would give; any write anywhere simply empties it. total_changes()
+  // sees every write of this process (a session revoked, a user disabled or demoted by any service),
+  // which an in-process counter bumped by this service alone would not; it costs about 60 ns.
+  // Keyed by the cookie value itself, so a hit costs no hashing; the values live only in this
+  // process's memory, as they do in every request that carries them. Each entry keeps the answer
+  // built from its rows (frozen: callers share it), so a hit allocates nothing.
+  const recent = new Map<
+    string,
+    { idHash: string; session: SessionRow; user: UserRow; answer: SessionUser }
+  >();
   const RECENT_MAX = 1000;
-  let recentVersion = '';
+  let recentOwnWrites = -1;
+  let recentOtherWrites = -1;
   let readOwnWrites: (() => number) | null = null;
   let readOtherWrites: (() => number) | null = null;
   let otherWrites = -1;
   let otherWritesReadAt = -Infinity;
-  function databaseVersion(): string {
+  /** Empties the memo when the database changed since it was filled. */
+  function forgetIfDatabaseChanged(): void {
     if (!readOwnWrites || !readOtherWrites) {
       // drizzle() hands its better-sqlite3 connection out as $client; its type leaves it off Db.
       const client = (db as unknown as { $client: BetterSqlite3.Database }).$client;
@@ -79,7 +100,12 @@ export function createSessionService(db: Db, now: () => number = Date.now) {
       otherWrites = readOtherWrites();
       otherWritesReadAt = t;
     }
-    return `${readOwnWrites()}:${otherWrites}`;
+    const ownWrites = readOwnWrites();
+    if (ownWrites !== recentOwnWrites || otherWrites !== recentOtherWrites) {
+      recent.clear();
+      recentOwnWrites = ownWrites;
+      recentOtherWrites = otherWrites;
+    }
   }
 
   return {
@@ -119,18 +145,14 @@ export function createSessionService(db: Db, now: () => number = Date.now) {
     /** Resolves a cookie value to its user, sliding the idle timeout of browser-session sign-ins. */
     validate(token: string): SessionUser | null {
       if (!token || token.length > 128) return null;
-      const version = databaseVersion();
-      if (version !== recentVersion) {
-        recent.clear();
-        recentVersion = version;
-      }
+      forgetIfDatabaseChanged();
       let row = recent.get(token);
       if (!row) {
         const idHash = hashToken(token);
         findSession ??= prepareFindSession();
         const found = findSession.get({ idHash });
         if (!found) return null;
-        row = { idHash, ...found };
+        row = { idHash, ...found, answer: sessionUser(found.session, found.user) };
         if (recent.size >= RECENT_MAX) recent.clear();
         recent.set(token, row);
       }
@@ -147,18 +169,9 @@ export function createSessionService(db: Db, now: () => number = Date.now) {
           .where(eq(sessions.idHash, idHash))
           .run();
       }
-      const { user } = row;
       // A disabled account's sessions are deleted when it is disabled; this refuses any that a race left.
-      if (user.disabledAt) return null;
-      return {
-        id: user.id,
-        name: user.name,
-        email: user.email,
-        role: user.role,
-        totpEnabled: user.totpEnabled,
-        createdAt: user.createdAt,
-        session: { publicId: row.session.publicId, kind: row.session.kind, reauthAt: row.session.reauthAt },
-      };
+      if (row.user.disabledAt) return null;
+      return row.answer;
     },
 
     /** Records that this session proved the password or a passkey just now (re-authentication). */
