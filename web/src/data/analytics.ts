@@ -14,9 +14,8 @@ import {
   timelineSchema,
   type AnalyticsSettings,
 } from '@nexus/agent/contract';
-import { authUserQueryKey } from './auth';
+import { getParsed } from './auth-session';
 import { automationKeys } from './home-assistant';
-import { queryClient } from '@/lib/query-client';
 import { ApiRequestError, apiJson } from '@/lib/request';
 
 /**
@@ -47,18 +46,6 @@ const STATUS_REFRESH_MS = 30_000;
 const BACKFILL_REFRESH_MS = 2_000;
 /** Predictions are about the next hour; they move as the clock does. */
 const PREDICTIONS_REFRESH_MS = 60_000;
-
-/** GETs and parses; a 401 re-checks the user, so an ended session signs the console out. */
-async function getParsed<T>(path: string, schema: { parse: (value: unknown) => T }): Promise<T> {
-  try {
-    return schema.parse(await apiJson<unknown>('GET', path));
-  } catch (error) {
-    if (error instanceof ApiRequestError && error.status === 401) {
-      void queryClient.invalidateQueries({ queryKey: authUserQueryKey });
-    }
-    throw error;
-  }
-}
 
 /** A refusal or a missing entity is an answer, not a hiccup: no retries for 400/401/403/404. */
 const retryUnlessRefused = (count: number, error: unknown) =>
