@@ -293,6 +293,17 @@ test.describe('signed in, desktop', () => {
       await expect(menu).toHaveCount(0);
       await expect(header(page).getByRole('button', { name: 'User menu' })).toBeFocused();
     });
+
+    test('a menu whose code cannot be loaded leaves its button and the page in place', async ({ page }) => {
+      await page.route(/\/assets\/user-dropdown-[\w-]+\.js$/, (route) => route.abort());
+      await page.goto('/help');
+      const button = header(page).getByRole('button', { name: 'User menu' });
+      await button.click();
+      await expect(page.getByRole('menu')).toHaveCount(0);
+      await expect(button).toBeVisible();
+      await expect(header(page).getByRole('button', { name: 'Tools & Utilities' })).toBeVisible();
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    });
   });
 
   test('tooltips open after 700 ms (spec §9)', async ({ page }) => {

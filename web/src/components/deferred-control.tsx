@@ -1,4 +1,5 @@
 import {
+  Component,
   Suspense,
   useCallback,
   useLayoutEffect,
@@ -22,7 +23,9 @@ export type EarlyPress = 'pointer' | 'keyboard';
  * Nothing a person did meanwhile is lost: a press opens the full control as soon as its code has
  * arrived (`full(press)`: open from the start, and for a keyboard press with the focus on its first
  * item, as the keyboard opens a menu), and a button that had the keyboard focus when it was
- * replaced hands it to the button that replaces it.
+ * replaced hands it to the button that replaces it. If the full control's code cannot be loaded
+ * (the hub was updated while the page was open, the link dropped), the button stays: the rest of
+ * the page is not taken down with it.
  *
  * `button(onPress)` is the control's button until then; the full control renders the same button
  * as its trigger.
@@ -39,26 +42,40 @@ export function DeferredControl({
   const { boxRef, keepFocus } = useFocusCarry();
   // A click from Enter or Space on a button has no pointer position: detail is 0.
   const early = button((event) => setPress(event.detail === 0 ? 'keyboard' : 'pointer'));
+  const waiting = (
+    <>
+      {early}
+      {keepFocus}
+    </>
+  );
   return (
     // display: contents — the box only marks where the control is; the layout ignores it.
     <span ref={boxRef} className="contents">
       {!idle && press === null ? (
         early
       ) : (
-        <Suspense
-          fallback={
-            <>
-              {early}
-              {keepFocus}
-            </>
-          }
-        >
-          {full(press)}
-          {keepFocus}
-        </Suspense>
+        <ButtonIfCodeFails button={waiting}>
+          <Suspense fallback={waiting}>
+            {full(press)}
+            {keepFocus}
+          </Suspense>
+        </ButtonIfCodeFails>
       )}
     </span>
   );
+}
+
+/** Shows the control's button instead of its full control when that fails to load or render. */
+class ButtonIfCodeFails extends Component<{ button: ReactNode; children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override render() {
+    return this.state.failed ? this.props.button : this.props.children;
+  }
 }
 
 /**

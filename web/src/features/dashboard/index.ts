@@ -1,2 +1,1 @@
-export { DashboardPage } from './components/dashboard-page';
-export { prefetchDashboard } from './components/dashboard-page';
+export { DashboardPage, prefetchDashboard } from './components/dashboard-page';

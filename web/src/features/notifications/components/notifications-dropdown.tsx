@@ -27,11 +27,9 @@ import { NotificationLevelIcon } from './notification-level-icon';
 
 /** The notifications menu itself (notifications-menu.tsx renders the bell until it has loaded). */
 export function NotificationsDropdown({
-  unread,
   trigger,
   press,
 }: {
-  unread: number;
   /** The bell (notifications-menu.tsx), passed in so that this lazy module imports nothing back. */
   trigger: ReactElement;
   press: EarlyPress | null;
@@ -40,6 +38,7 @@ export function NotificationsDropdown({
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const list = useQuery(notificationsQueryOptions(MENU_LIMIT));
+  const unread = list.data?.unreadCount ?? 0;
   const markRead = useMarkRead();
   const markAllRead = useMarkAllRead();
 

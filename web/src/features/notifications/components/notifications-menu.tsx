@@ -51,11 +51,7 @@ export function NotificationsMenu({ userId }: { userId: number }) {
     <DeferredControl
       button={(onPress) => <NotificationsButton unread={unread} onClick={onPress} />}
       full={(press) => (
-        <NotificationsDropdown
-          unread={unread}
-          trigger={<NotificationsButton unread={unread} />}
-          press={press}
-        />
+        <NotificationsDropdown trigger={<NotificationsButton unread={unread} />} press={press} />
       )}
     />
   );
