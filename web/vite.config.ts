@@ -6,6 +6,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
 import { precompress } from './vite-precompress';
+import { prerenderVisitorPages } from './vite-prerender';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -58,7 +59,7 @@ function serviceWorkerShell(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), serviceWorkerShell(), precompress()],
+  plugins: [react(), tailwindcss(), serviceWorkerShell(), prerenderVisitorPages(), precompress()],
   resolve: { alias: { '@': path.join(here, 'src') } },
   build: {
     outDir: 'dist',

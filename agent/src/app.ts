@@ -688,7 +688,7 @@ function apiRoutes(
     trustProxy,
     hasAccounts: () => auth.hasAccounts(),
   };
-  return new Hono<AppEnv>()
+  const routes = new Hono<AppEnv>()
     .route('/health', healthRoutes(APP_VERSION))
     .route('/tls', tlsRoutes(deps.tls, audit))
     .route(
@@ -785,6 +785,11 @@ function apiRoutes(
     .route('/crowdsource', crowdsourceRoutes(wakeWords, { trustProxy, now: deps.now }))
     .route('/onboarding', onboardingRoutes(onboarding))
     .route('/backups', backupsRoutes(backups, { now: deps.now }));
+  return {
+    routes,
+    /** Whether a visitor's page may be the prerendered one: past the first-boot wizard (web/vite-prerender.ts). */
+    isSetUp: () => !setup.status().needsSetup,
+  };
 }
 
 function defaultSystem(deps: AppDeps) {
@@ -895,13 +900,24 @@ export function createApp(deps: AppDeps) {
   // Security events recorded while a request is served know who asked and from where.
   app.use('/api/*', auditRequestScope(deps.env.NEXUS_TRUST_PROXY));
 
-  app.route(
-    '/api',
-    apiRoutes({ ...deps, sessions, notifications, system, live, metrics, routeTable: () => app.routes }),
-  );
+  const api = apiRoutes({
+    ...deps,
+    sessions,
+    notifications,
+    system,
+    live,
+    metrics,
+    routeTable: () => app.routes,
+  });
+  app.route('/api', api.routes);
   app.all('/api/*', apiNotFound);
   app.route('/', caCertificateRoute(deps.tls));
-  if (deps.webDist) mountWebApp(app, deps.webDist);
+  if (deps.webDist) {
+    mountWebApp(app, deps.webDist, {
+      prerenderedFor: (c) =>
+        readCookie(c.req.header('cookie'), SESSION_COOKIE) === undefined && api.isSetUp(),
+    });
+  }
   app.onError(errorHandler);
   app.notFound(apiNotFound);
   // The features' cheap reads, answered before Hono when the caller is signed in: the same

@@ -1,8 +1,12 @@
 // Before anything that builds a zod schema.
 import './lib/zod-config';
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { isSignedOut } from './data/auth-session';
+import { isSetUp } from './data/setup-status';
+import { isPrerenderedPage, markPageLive } from './lib/prerendered-page';
+import { queryClient } from './lib/query-client';
 import { registerServiceWorker } from './lib/service-worker';
 import './index.css';
 
@@ -10,10 +14,41 @@ const rootElement = document.getElementById('root');
 // Spec §8: a missing root element at startup throws.
 if (!rootElement) throw new Error('Root element #root not found');
 
-createRoot(rootElement).render(
+const app = (
   <StrictMode>
     <App />
-  </StrictMode>,
+  </StrictMode>
 );
+
+/**
+ * `/` and `/auth` come prerendered to visitors (web/vite-prerender.ts; the agent sends them to a
+ * browser without a session on a hub that is set up), so they paint before any script has run.
+ * The page is built as a signed-out visitor of a set-up hub sees it: React takes it over
+ * (hydrates it) when the session check and the setup status, preloaded by index.html and kept
+ * for the app, say so; otherwise (say someone signed in in another tab meanwhile) the app
+ * renders afresh in its place, as on every other page.
+ */
+async function start(root: HTMLElement) {
+  const prerendered = isPrerenderedPage(root);
+  const visitor =
+    prerendered &&
+    (await Promise.all([isSignedOut(queryClient), isSetUp(queryClient)]).then(
+      (answers) => answers.every(Boolean),
+      // An unanswered check is the app's to show, as on a page that was not prerendered.
+      () => false,
+    ));
+  if (visitor) {
+    // The page goes live when its screen has (app/route-views.tsx).
+    hydrateRoot(root, app);
+    return;
+  }
+  if (prerendered) {
+    root.replaceChildren();
+    markPageLive(root);
+  }
+  createRoot(root).render(app);
+}
+
+void start(rootElement);
 
 registerServiceWorker();

@@ -19,7 +19,27 @@ const HASHED_ASSET = /^\/assets\//;
  * when none is accepted; HEAD answers the same headers without a body, a Range applies to the
  * bytes sent.
  */
-export function mountWebApp(app: Hono<AppEnv>, webDist: string): void {
+/**
+ * The visitors' pages the build prerenders (web/vite-prerender.ts writes them to
+ * dist/prerendered/): painted from their HTML before any script has run.
+ */
+const PRERENDERED: Record<string, string> = {
+  '/': 'prerendered/index.html',
+  '/auth': 'prerendered/auth.html',
+};
+
+export function mountWebApp(
+  app: Hono<AppEnv>,
+  webDist: string,
+  opts: {
+    /**
+     * Whether this request gets a prerendered page: it shows what a signed-out visitor of a hub
+     * that is set up sees, so anyone else gets the empty shell and the app renders their page
+     * (the browser checks again before it takes a prerendered page over: web/src/main.tsx).
+     */
+    prerenderedFor: (c: Context<AppEnv>) => boolean;
+  },
+): void {
   const root = path.relative(process.cwd(), webDist) || '.';
   const cacheHeaders = (c: Context) => {
     c.header(
@@ -30,6 +50,22 @@ export function mountWebApp(app: Hono<AppEnv>, webDist: string): void {
     // know that the plain file it was sent depends on the header (RFC 9110 §12.5.5).
     c.header('Vary', 'Accept-Encoding');
   };
+  for (const [route, file] of Object.entries(PRERENDERED)) {
+    const page = serveStatic<AppEnv>({
+      root,
+      path: file,
+      precompressed: true,
+      onFound: (_file, c) => {
+        cacheHeaders(c);
+        // Who asks decides which page they get: a cache must not hand this one to a signed-in owner.
+        c.header('Vary', 'Accept-Encoding, Cookie');
+      },
+    });
+    // Only the bare address: a query (an invite code, say) may change what the page shows.
+    app.get(route, (c, next) =>
+      !c.req.url.includes('?') && opts.prerenderedFor(c) ? page(c, next) : next(),
+    );
+  }
   app.use('*', serveStatic({ root, precompressed: true, onFound: (_file, c) => cacheHeaders(c) }));
   app.get(
     '*',

@@ -1,4 +1,4 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { Suspense, lazy, useState } from 'react';
 import { useToast } from '@/components/ui/use-toast';
 import { AuthProvider } from '@/features/auth/auth-provider';
@@ -28,9 +28,10 @@ function DeferredToaster() {
   );
 }
 
-export function App() {
+/** `client`: the build's prerender (web/src/prerender.tsx) gives each page a client of its own. */
+export function App({ client = queryClient }: { client?: QueryClient }) {
   return (
-    <QueryClientProvider client={queryClient}>
+    <QueryClientProvider client={client}>
       <ThemeProvider>
         <AuthProvider>
           <AppRouter />

@@ -4,6 +4,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { NotFoundScreen } from '@/features/not-found/not-found-screen';
 import { useHubName } from '@/features/setup/components/hub-name';
 import { AppShell } from './layout/app-shell';
+import { useMarkPageLive } from '@/lib/prerendered-page';
 import { ScreenErrorBoundary } from './screen-error-boundary';
 import type { RouteDef } from './routes';
 import type { ScreenDef } from './screen';
@@ -37,6 +38,8 @@ export function PageSpinner({ fullPage = false }: { fullPage?: boolean }) {
 
 export function ScreenView({ screen, signedIn }: { screen: ScreenDef; signedIn: boolean }) {
   useDocumentTitle(screen.title);
+  // In the same Suspense boundary as the screen: this runs once the screen itself is live.
+  useMarkPageLive();
   const { Component } = screen;
   return <Component signedIn={signedIn} />;
 }

@@ -1,6 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { AlertTriangle } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { markPageLive } from '@/lib/prerendered-page';
 
 interface State {
   error: Error | null;
@@ -23,6 +24,8 @@ export class ScreenErrorBoundary extends Component<{ children: ReactNode; resetK
   }
 
   override componentDidCatch(error: Error, info: ErrorInfo) {
+    // The message's own button (try again) must take a press on a prerendered page too.
+    markPageLive();
     // eslint-disable-next-line no-console -- the browser console is where a developer looks for this
     console.error('screen failed', error, info.componentStack);
   }

@@ -53,6 +53,19 @@ export function forgetAccount(client: QueryClient) {
   client.removeQueries({ predicate: (query) => query.queryKey[0] !== authUserQueryKey[0] });
 }
 
+/** A prerendered visitor's page (web/src/prerender.tsx) is built as nobody signed in sees it. */
+export function assumeSignedOut(client: QueryClient) {
+  client.setQueryData(authUserQueryKey, null);
+}
+
+/**
+ * Whether nobody is signed in, by the session check (asked once and kept, as the app asks it;
+ * index.html has preloaded it). A prerendered visitor's page is taken over only when this holds.
+ */
+export async function isSignedOut(client: QueryClient): Promise<boolean> {
+  return (await client.fetchQuery(authUserQueryOptions())) === null;
+}
+
 /** Spec §4: a 401 or 404 from the user check means signed out; any other failure stays an error. */
 export async function fetchCurrentUser(): Promise<PublicUser | null> {
   try {

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import type { HubIdentityView, SetupStatus } from '@nexus/agent/contract';
 import { boolean, nullable, object, parseShape, string, type Shape } from '@/lib/answer-shape';
 import { apiJson } from '@/lib/request';
@@ -42,6 +42,19 @@ export const setupStatusQueryOptions = () =>
     queryKey: setupKeys.status,
     queryFn: async () => parseShape(setupStatusShape, await apiJson<unknown>('GET', SETUP_PATHS.status)),
   });
+
+/** A prerendered visitor's page (web/src/prerender.tsx) is built as a hub that is set up shows it. */
+export function assumeSetUp(client: QueryClient) {
+  client.setQueryData<SetupStatus>(setupKeys.status, { needsSetup: false, suggested: null });
+}
+
+/**
+ * Whether the hub is past its first-boot wizard, by the setup gate's own read (asked once and kept;
+ * index.html has preloaded it). A prerendered visitor's page is taken over only when this holds.
+ */
+export async function isSetUp(client: QueryClient): Promise<boolean> {
+  return !(await client.fetchQuery(setupStatusQueryOptions())).needsSetup;
+}
 
 /** The hub's name for the header and the document title: signed in only (strangers don't learn it). */
 export const hubIdentityQueryOptions = (enabled: boolean) =>

@@ -8,6 +8,7 @@ import {
   type ReactNode,
 } from 'react';
 import { applyTheme, detectInitialTheme, storeTheme, type Theme } from './theme';
+import { useHydrated } from './use-hydrated';
 
 interface ThemeContextValue {
   theme: Theme;
@@ -31,7 +32,12 @@ export function ThemeProvider({ children, defaultTheme }: { children: ReactNode;
   }, []);
   const toggleTheme = useCallback(() => setTheme(theme === 'dark' ? 'light' : 'dark'), [theme, setTheme]);
 
-  const value = useMemo(() => ({ theme, setTheme, toggleTheme }), [theme, setTheme, toggleTheme]);
+  // A prerendered page was rendered light (the build does not know the visitor's choice), and its
+  // first client render must match it; theme.js has applied the real colours before the first paint
+  // all the same, and the toggles draw their icon from the page's class rather than from this.
+  const hydrated = useHydrated();
+  const shown = hydrated ? theme : 'light';
+  const value = useMemo(() => ({ theme: shown, setTheme, toggleTheme }), [shown, setTheme, toggleTheme]);
   return <ThemeContext.Provider value={value}>{children}</ThemeContext.Provider>;
 }
 

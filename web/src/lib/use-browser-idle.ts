@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useHydrated } from './use-hydrated';
 
 /** Once the page has been idle, controls mounted later (another screen, after sign-in) need not wait. */
 let pageWasIdle = false;
@@ -9,6 +10,9 @@ let pageWasIdle = false;
  * the fold (issue 26: on a slow phone, parsing it earlier delays the page's largest paint).
  */
 export function useBrowserIdle(): boolean {
+  // A part of a prerendered page that goes live after the page has been idle (its code came
+  // later) must first render as the build did, without what idleness brings.
+  const hydrated = useHydrated();
   const [idle, setIdle] = useState(pageWasIdle);
   useEffect(() => {
     if (idle) return;
@@ -23,5 +27,5 @@ export function useBrowserIdle(): boolean {
     const handle = setTimeout(callback, 200);
     return () => clearTimeout(handle);
   }, [idle]);
-  return idle;
+  return idle && hydrated;
 }

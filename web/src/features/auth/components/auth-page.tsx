@@ -1,4 +1,14 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type FormEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { useQuery } from '@tanstack/react-query';
 import {
   AudioLines,
@@ -37,6 +47,7 @@ import {
   usePasskeySignedIn,
 } from '@/data/auth-sign-in';
 import { isExistingAccount, isTwoFactorRequired } from '@/data/auth-session';
+import { useHydrated } from '@/lib/use-hydrated';
 import { useAuth } from '../auth-provider';
 
 type AuthTab = 'signin' | 'register';
@@ -91,6 +102,8 @@ export function AuthPage() {
   const totpInput = useRef<HTMLInputElement>(null);
 
   const passkey = usePasskeySignIn(signIn.rememberMe, tab === 'signin' && !twoFactorStep && !user);
+  const signInForm = useRef<HTMLFormElement>(null);
+  useKeepTypedBeforeHydration(signInForm, setSignIn);
 
   // Right after registering, the provider moves on to /dashboard after its 500 ms pause (spec §4).
   if (user && !registerMutation.isSuccess) return <Redirect to="/dashboard" replace />;
@@ -272,7 +285,7 @@ export function AuthPage() {
                   </TabsList>
 
                   <TabsContent value="signin" className="pt-4">
-                    <form onSubmit={submitSignIn} className="space-y-4" aria-label="Sign In">
+                    <form ref={signInForm} onSubmit={submitSignIn} className="space-y-4" aria-label="Sign In">
                       <Field label="Email" id="signin-email">
                         <Input
                           id="signin-email"
@@ -459,7 +472,8 @@ function usePasskeySignIn(rememberMe: boolean, active: boolean) {
   const signedIn = usePasskeySignedIn();
   const [pending, setPending] = useState(false);
   const [round, setRound] = useState(0);
-  const supported = passkeysSupported();
+  // The build that prerenders this screen cannot know: the button appears once the page is live.
+  const supported = useHydrated() && passkeysSupported();
 
   const succeed = useCallback(
     (user: Parameters<typeof signedIn>[0]) => {
@@ -523,6 +537,33 @@ function usePasskeySignIn(rememberMe: boolean, active: boolean) {
   return { supported, pending, start: () => void start() };
 }
 
+/**
+ * The sign-in screen is prerendered (web/vite-prerender.ts), so its fields take typing before the
+ * page's code has arrived; React keeps what the fields hold when it takes the page over but does
+ * not tell the form's state. This hands what was typed to the state once, as the form goes live.
+ */
+function useKeepTypedBeforeHydration(
+  form: RefObject<HTMLFormElement | null>,
+  setSignIn: (update: (fields: SignInFields) => SignInFields) => void,
+) {
+  useLayoutEffect(() => {
+    const elements = form.current?.elements;
+    if (!elements) return;
+    const typed = (name: string) => {
+      const field = elements.namedItem(name);
+      return field instanceof HTMLInputElement ? field.value : '';
+    };
+    const email = typed('email');
+    const password = typed('password');
+    if (email === '' && password === '') return;
+    setSignIn((fields) => ({
+      ...fields,
+      email: fields.email === '' ? email : fields.email,
+      password: fields.password === '' ? password : fields.password,
+    }));
+  }, [form, setSignIn]);
+}
+
 function Field({ label, id, children }: { label: string; id: string; children: ReactNode }) {
   return (
     <div className="space-y-2">
@@ -541,8 +582,11 @@ function SubmitButton({
   pendingLabel: string;
   children: ReactNode;
 }) {
+  const hydrated = useHydrated();
   return (
-    <Button type="submit" className="w-full" disabled={pending} aria-busy={pending}>
+    // Disabled until the page is live: a prerendered form has no handler yet, and Enter in a field
+    // would otherwise submit it the browser's way (a GET with the password in the address).
+    <Button type="submit" className="w-full" disabled={pending || !hydrated} aria-busy={pending}>
       {pending && <Loader2 aria-hidden="true" className="animate-spin" />}
       {pending ? pendingLabel : children}
     </Button>
@@ -628,7 +672,9 @@ function ThemeToggle() {
   return (
     <Hint label={label}>
       <Button variant="ghost" size="icon" onClick={toggleTheme} aria-label={label}>
-        {theme === 'dark' ? <Sun aria-hidden="true" /> : <Moon aria-hidden="true" />}
+        {/* Drawn from the page's theme class, so a prerendered page shows the right one at once. */}
+        <Moon aria-hidden="true" className="dark:hidden" />
+        <Sun aria-hidden="true" className="hidden dark:block" />
       </Button>
     </Hint>
   );

@@ -10,7 +10,9 @@ export function ThemeToggle() {
   return (
     <Hint label={`Switch to ${next} theme`}>
       <Button variant="ghost" size="icon" onClick={toggleTheme} aria-label="Toggle theme" data-theme={theme}>
-        {theme === 'dark' ? <Sun aria-hidden="true" /> : <Moon aria-hidden="true" />}
+        {/* Drawn from the page's theme class, so a prerendered page shows the right one at once. */}
+        <Moon aria-hidden="true" className="dark:hidden" />
+        <Sun aria-hidden="true" className="hidden dark:block" />
       </Button>
     </Hint>
   );

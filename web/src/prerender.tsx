@@ -1,0 +1,40 @@
+import { prerender } from 'react-dom/static';
+import { Router } from 'wouter';
+import { App } from './app/app';
+import { assumeSignedOut } from './data/auth-session';
+import { assumeSetUp } from './data/setup-status';
+import { createQueryClient } from './lib/query-client';
+
+/**
+ * The build's server-side entry (web/vite-prerender.ts): renders a visitor's page at `path` to
+ * HTML, as a signed-out visitor of a hub that is set up sees it before any answer of the hub's
+ * but those two has arrived. main.tsx hydrates it only when the same two answers hold, so its
+ * first render in the browser is this one.
+ */
+export async function renderVisitorPage(path: string): Promise<string> {
+  // A lazy screen first met in a render is written as its fallback plus an inline script that
+  // swaps it in later, which the Content-Security-Policy does not run (script-src 'self'). Once
+  // a render has loaded it, the next one writes it in place: so render until nothing is left to swap.
+  for (let pass = 0; pass < 3; pass++) {
+    const html = await renderOnce(path);
+    if (!/<(script|template)\b/.test(html)) return html;
+  }
+  throw new Error(`prerender ${path}: the page still has parts that load later (a <script> or <template>)`);
+}
+
+async function renderOnce(path: string): Promise<string> {
+  const client = createQueryClient();
+  assumeSignedOut(client);
+  assumeSetUp(client);
+  const { prelude } = await prerender(
+    <Router ssrPath={path}>
+      <App client={client} />
+    </Router>,
+    // A part larger than this (12.8 kB by default) is also written to swap in later: the page is
+    // one file that arrives at once, so none is.
+    { progressiveChunkSize: Number.POSITIVE_INFINITY },
+  );
+  const html = await new Response(prelude).text();
+  client.clear();
+  return html;
+}
