@@ -38,6 +38,21 @@ async function screenGoesLiveAfterIdle(page: Page, release: () => void, releaseS
   releaseScreen();
 }
 
+/**
+ * Opens `path` with every script held back, the screen's chunk (`screenChunk`) separately: the
+ * page is what the HTML alone gives until `release()`, and its screen until `releaseScreen()`.
+ */
+async function openHeldBack(page: Page, path: string, screenChunk: RegExp) {
+  const release = await holdScripts(page);
+  // Registered last, so it is asked first for the screen's chunk.
+  const releaseScreen = await holdScripts(page, screenChunk);
+  await page.goto(path, { waitUntil: 'commit' });
+  return { release, releaseScreen };
+}
+
+const LANDING_CHUNK = /\/assets\/landing-page-.*\.js$/;
+const AUTH_CHUNK = /\/assets\/auth-page-.*\.js$/;
+
 /** Hydration errors (React's #418 and its kin) reach the page as uncaught errors. */
 function pageErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -86,10 +101,7 @@ test('the landing page paints before its code runs, and React takes it over with
   page,
 }) => {
   const errors = pageErrors(page);
-  const release = await holdScripts(page);
-  // Registered last, so it is asked first for the screen's chunk.
-  const releaseScreen = await holdScripts(page, /\/assets\/landing-page-.*\.js$/);
-  await page.goto('/', { waitUntil: 'commit' });
+  const { release, releaseScreen } = await openHeldBack(page, '/', LANDING_CHUNK);
   const heading = page.getByRole('heading', {
     level: 1,
     name: 'Your voice assistant and smart home, run from your own hub',
@@ -121,9 +133,7 @@ test('what a visitor types into the sign-in form before its code arrives is kept
   expect(reg.status()).toBe(201);
 
   const errors = pageErrors(page);
-  const release = await holdScripts(page);
-  const releaseScreen = await holdScripts(page, /\/assets\/auth-page-.*\.js$/);
-  await page.goto('/auth', { waitUntil: 'commit' });
+  const { release, releaseScreen } = await openHeldBack(page, '/auth', AUTH_CHUNK);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   // Not live yet: Enter does not submit the form the browser's way (a GET with the password in it).
@@ -143,9 +153,7 @@ test('a press on a button before its screen is live is not lost: it lands once t
   page,
 }) => {
   const errors = pageErrors(page);
-  const release = await holdScripts(page);
-  const releaseScreen = await holdScripts(page, /\/assets\/landing-page-.*\.js$/);
-  await page.goto('/', { waitUntil: 'commit' });
+  const { release, releaseScreen } = await openHeldBack(page, '/', LANDING_CHUNK);
   const idle = page.waitForRequest(/\/assets\/toaster-.*\.js$/);
   release();
   await idle;
