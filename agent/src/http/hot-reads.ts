@@ -13,7 +13,7 @@ import { COMPRESS_MIN_BYTES } from './compression.js';
  * Why it exists: measured with scripts/bench/status.ts, Hono with @hono/node-server spends three to
  * four times the CPU of a bare node:http answer on a status poll (about 75 µs against 20 µs here),
  * which holds it at a quarter of the bare server's rate; answered here, the same poll costs about
- * 1.3–1.6× the bare answer's CPU (docs/status-and-metrics.md, "Where a hot read's CPU goes"). The
+ * 1.3–1.7× the bare answer's CPU (docs/status-and-metrics.md, "Where a hot read's CPU goes"). The
  * audit scope's async hooks, which used to stay on for the whole process, are now on only while an
  * API request is being served (features/audit/audit-scope.ts), so a hot read no longer pays them.
  * So the cost is in the framework's request/response layer itself, not in anything the agent does
