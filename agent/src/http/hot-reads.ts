@@ -13,10 +13,11 @@ import { COMPRESS_MIN_BYTES } from './compression.js';
  * Why it exists: measured with scripts/bench/status.ts, Hono with @hono/node-server spends three to
  * four times the CPU of a bare node:http answer on a status poll (about 75 µs against 20 µs here),
  * which holds it at a quarter of the bare server's rate; answered here, the same poll costs about
- * 1.3× the bare answer, most of the difference being the process-wide async hooks of the audit
- * scope's AsyncLocalStorage (docs/status-and-metrics.md, "Where a hot read's CPU goes"). So the cost
- * is in the framework's request/response layer itself, not in anything the agent does per request,
- * and no middleware setting brings Hono near the bare server.
+ * 1.3–1.7× the bare answer's CPU (docs/status-and-metrics.md, "Where a hot read's CPU goes"). The
+ * audit scope's async hooks, which used to stay on for the whole process, are now on only while an
+ * API request is being served (features/audit/audit-scope.ts), so a hot read no longer pays them.
+ * So the cost is in the framework's request/response layer itself, not in anything the agent does
+ * per request, and no middleware setting brings Hono near the bare server.
  *
  * How a feature adds one (the metrics feature's `/api/nexus/status` is the example):
  * 1. The read is an ordinary Hono route first: `GET <path>` behind `requireUser`, in the feature's

@@ -11,29 +11,63 @@ export interface RequestOrigin {
   userAgent: string | null;
 }
 
-const scope = new AsyncLocalStorage<() => RequestOrigin>();
+/** The request's origin, read lazily; `served` turns false when the request has been answered. */
+interface Scope {
+  origin: () => RequestOrigin;
+  served: boolean;
+}
+
+const scope = new AsyncLocalStorage<Scope>();
+
+/** API requests being served right now: the hooks are on only while there is one. */
+let inFlight = 0;
 
 /**
  * Binds every API request to its origin (signed-in user, client address by the one rule of
  * request-info.ts, User-Agent), so a feature records a security event with only its type and
  * particulars and the log still says who, from where: no feature has to thread the request
  * through its service for the audit's sake. Read lazily, at the moment an event is recorded.
+ *
+ * The origin is the request's while it is being served, i.e. until its handler has answered.
+ * Work that goes on after the answer (a stream's body, a job started with inBackground) gets no
+ * origin: it reads currentRequestOrigin() while the request is served and passes the actor, the
+ * address and the User-Agent to record() itself.
+ *
+ * Why the count: on Node 20, AsyncLocalStorage works through async hooks, and once on they make
+ * every async resource of the process (every promise, every socket write) call a hook — about a
+ * tenth of the CPU of a hot read (http/hot-reads.ts), which never enters this scope. So the scope
+ * is switched off (`disable()`, which removes Node's hooks when no other storage uses them) when
+ * the last request in flight has been answered; the next request's `run()` switches it on again.
+ * Resources created while it is off carry no origin, which is why the origin ends with the
+ * answer, for every request alike, instead of depending on whether another request happened to
+ * be in flight. (Node ≥ 22.7 with --experimental-async-context-frame, the default from Node 24,
+ * needs no hooks at all; this count is then merely unnecessary.)
  */
 export function auditRequestScope(trustProxy: boolean) {
   return createMiddleware<AppEnv>(async (c: Context<AppEnv>, next) => {
-    const origin = (): RequestOrigin => {
-      const user = c.get('user');
-      return {
-        actor: user ? { id: user.id, email: user.email } : null,
-        ipAddress: clientAddress(c, trustProxy),
-        userAgent: c.req.header('user-agent')?.slice(0, 512) ?? null,
-      };
+    const current: Scope = {
+      origin: () => {
+        const user = c.get('user');
+        return {
+          actor: user ? { id: user.id, email: user.email } : null,
+          ipAddress: clientAddress(c, trustProxy),
+          userAgent: c.req.header('user-agent')?.slice(0, 512) ?? null,
+        };
+      },
+      served: false,
     };
-    await scope.run(origin, next);
+    inFlight++;
+    try {
+      await scope.run(current, next);
+    } finally {
+      current.served = true;
+      if (--inFlight === 0) scope.disable();
+    }
   });
 }
 
-/** The origin of the request being served, or null outside one (timers, the command line). */
+/** The origin of the request being served, or null outside one (timers, the command line, after the answer). */
 export function currentRequestOrigin(): RequestOrigin | null {
-  return scope.getStore()?.() ?? null;
+  const current = scope.getStore();
+  return current && !current.served ? current.origin() : null;
 }
