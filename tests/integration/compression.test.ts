@@ -20,6 +20,15 @@ let owner: Client;
 let webDist: string;
 const SCRIPT = `export const greeting = ${JSON.stringify('hello from the console '.repeat(200))};\n`;
 const INDEX = `<!doctype html><html><head><title>Nexus</title></head><body><div id="root"></div>${'<!-- padding -->'.repeat(100)}</body></html>`;
+/** The visitors' pages as web/vite-prerender.ts writes them. */
+const LANDING = INDEX.replace(
+  '<div id="root"></div>',
+  '<div id="root" data-prerendered><h1>Landing</h1></div>',
+);
+const SIGN_IN = INDEX.replace(
+  '<div id="root"></div>',
+  '<div id="root" data-prerendered><h1>Sign in</h1></div>',
+);
 
 /** A build as web/vite-precompress.ts leaves it: each file with its .br and .gz copies. */
 function writeWithCopies(file: string, text: string) {
@@ -33,6 +42,8 @@ beforeAll(async () => {
   webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-web-'));
   writeWithCopies(path.join(webDist, 'assets/index-Ab12Cd34.js'), SCRIPT);
   writeWithCopies(path.join(webDist, 'index.html'), INDEX);
+  writeWithCopies(path.join(webDist, 'prerendered/index.html'), LANDING);
+  writeWithCopies(path.join(webDist, 'prerendered/auth.html'), SIGN_IN);
   // No compressed copies (an image): sent as it is.
   fs.writeFileSync(path.join(webDist, 'icon.png'), Buffer.from('89504e470d0a1a0a', 'hex'));
   agent = await startAgent({ env: { NEXUS_WEB_DIST: webDist } });
@@ -121,8 +132,11 @@ describe('the console’s files', () => {
   });
 
   it('serves index.html compressed and uncached, at / and as the history-API fallback of a deep link', async () => {
-    for (const at of ['/', '/dashboard/some/deep/link']) {
-      const br = await raw(at, { 'accept-encoding': 'gzip, br' });
+    for (const [at, headers] of [
+      ['/', signedIn()],
+      ['/dashboard/some/deep/link', {}],
+    ] as const) {
+      const br = await raw(at, { ...headers, 'accept-encoding': 'gzip, br' });
       expect(br.status).toBe(200);
       expect(br.headers['content-encoding']).toBe('br');
       expect(br.headers['content-type']).toMatch(/^text\/html/);
@@ -132,10 +146,47 @@ describe('the console’s files', () => {
       // The document's security headers are still there.
       expect(br.headers['content-security-policy']).toContain("script-src 'self'");
 
-      const plain = await raw(at);
+      const plain = await raw(at, headers);
       expect(plain.headers['content-encoding']).toBeUndefined();
       expect(plain.body.toString()).toBe(INDEX);
       expect(plain.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('sends a visitor the prerendered landing and sign-in pages, and whoever has a session the shell', async () => {
+    for (const [at, page] of [
+      ['/', LANDING],
+      ['/auth', SIGN_IN],
+    ] as const) {
+      const visitor = await raw(at, { 'accept-encoding': 'gzip, br' });
+      expect(visitor.status).toBe(200);
+      expect(visitor.headers['content-encoding']).toBe('br');
+      expect(visitor.headers['content-type']).toMatch(/^text\/html/);
+      expect(zlib.brotliDecompressSync(visitor.body).toString()).toBe(page);
+      // The answer depends on the session cookie: no cache may give it to an owner.
+      expect(visitor.headers.vary).toBe('Accept-Encoding, Cookie');
+      expect(visitor.headers['cache-control']).toBe('no-cache');
+      expect(visitor.headers['content-security-policy']).toContain("script-src 'self'");
+      expect((await raw(at)).body.toString()).toBe(page);
+
+      // Signed in, `/` is the dashboard: the landing page must not flash before it.
+      expect((await raw(at, signedIn())).body.toString()).toBe(INDEX);
+      // Even a stale session: the app decides what it shows.
+      expect((await raw(at, { cookie: 'nexus_session=stale' })).body.toString()).toBe(INDEX);
+      // A query (an invite code) may change what the page shows.
+      expect((await raw(`${at}?invite=abc`)).body.toString()).toBe(INDEX);
+    }
+  });
+
+  it('sends the shell to everyone while the hub still needs its first-boot wizard', async () => {
+    const fresh = await startAgent({ env: { NEXUS_WEB_DIST: webDist } });
+    try {
+      for (const at of ['/', '/auth']) {
+        const res = await fetch(`${fresh.url}${at}`);
+        expect(await res.text()).toBe(INDEX);
+      }
+    } finally {
+      await fresh.stop();
     }
   });
 });
