@@ -62,6 +62,12 @@ describe('the bundled agent', () => {
     );
   });
 
+  it('is ASCII-only, so V8 keeps its source at one byte per character', () => {
+    const source = fs.readFileSync(new URL('../../agent/dist/bundle/main.js', import.meta.url), 'utf8');
+    expect(source).toContain('\\u2026'); // the "…" of the comments, escaped
+    expect(source).not.toMatch(/[\u0080-\uffff]/);
+  });
+
   it('has every route of the unbundled agent, with the same guards', async () => {
     const [mine, theirs] = await Promise.all([fetchRoutes(bundled.url), fetchRoutes(modular.url)]);
     expect(mine.map(routeKey).sort()).toEqual(theirs.map(routeKey).sort());
