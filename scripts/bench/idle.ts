@@ -252,7 +252,10 @@ function startAgent(
   port: number,
   logFd: number,
 ) {
-  return spawn(process.execPath, [path.join(root, 'agent/dist/main.js')], {
+  // The bundle the appliance runs (agent/scripts/bundle.mjs) when the checkout builds one.
+  const bundle = path.join(root, 'agent/dist/bundle/main.js');
+  const entry = fs.existsSync(bundle) ? bundle : path.join(root, 'agent/dist/main.js');
+  return spawn(process.execPath, [entry], {
     cwd: root,
     env: {
       ...extraEnv,
@@ -364,7 +367,8 @@ async function glancesRow(): Promise<Row> {
 }
 
 async function main() {
-  if (!values['no-build']) execFileSync('npx', ['tsc', '-b', 'agent'], { cwd: repoRoot, stdio: 'inherit' });
+  if (!values['no-build'])
+    execFileSync('npm', ['run', 'build', '-w', 'agent'], { cwd: repoRoot, stdio: 'inherit' });
   const load = [os.loadavg()];
   const rows: Row[] = [];
   if (values.base) {

@@ -154,7 +154,7 @@ describe('Dockerfile.jetson', () => {
     expect(finalStage.filter((s) => s.op === 'EXPOSE').map((s) => s.args)).toContain('443');
     expect(finalStage.find((s) => s.op === 'ENV' && s.args.includes('HTTPS_PORT=443'))).toBeTruthy();
     expect(finalStage.some((s) => s.op === 'RUN' && s.args.includes('cap_net_bind_service=+ep'))).toBe(true);
-    expect(finalStage.find((s) => s.op === 'CMD')?.args).toContain('agent/dist/main.js');
+    expect(finalStage.find((s) => s.op === 'CMD')?.args).toContain('agent/dist/bundle/main.js');
   });
 
   it('copies only paths that exist in the repository', () => {
@@ -178,7 +178,7 @@ describe('the systemd unit', () => {
   const value = (key: string) => settings.get(key)?.at(-1);
 
   it('runs the built agent as its own user, restarts on failure and keeps its data directory', () => {
-    expect(value('ExecStart')).toBe('/usr/bin/node /opt/nexus/agent/dist/main.js');
+    expect(value('ExecStart')).toBe('/usr/bin/node /opt/nexus/agent/dist/bundle/main.js');
     expect(value('User')).toBe('nexus');
     expect(value('Restart')).toBe('on-failure');
     expect(value('StateDirectory')).toBe('nexus');

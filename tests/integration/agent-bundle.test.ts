@@ -1,0 +1,77 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAgent, type RunningAgent } from '../support/agent.js';
+import { signUp } from '../support/auth.js';
+import { Client } from '../support/http.js';
+import { fetchRoutes, routeKey } from '../support/routes.js';
+
+// The appliance runs agent/dist/bundle/main.js (agent/scripts/bundle.mjs: the agent's own modules
+// joined into one, for a lighter idle agent). The other integration tests run dist/main.js; this one
+// checks that the bundle is the same agent, above all that every path it resolves from its own
+// location (migrations, package.json, the web app, the app catalog) still points where it did.
+let bundled: RunningAgent;
+let modular: RunningAgent;
+
+beforeAll(async () => {
+  execFileSync(process.execPath, ['agent/scripts/bundle.mjs'], { stdio: 'inherit' });
+  [bundled, modular] = await Promise.all([
+    startAgent({ entry: 'agent/dist/bundle/main.js' }),
+    startAgent({ entry: 'agent/dist/main.js' }),
+  ]);
+});
+afterAll(async () => {
+  await Promise.all([bundled?.stop(), modular?.stop()]);
+});
+
+describe('the bundled agent', () => {
+  it('reads its version from agent/package.json', async () => {
+    const res = await new Client(bundled.url).get('/api/health');
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ status: 'ok', version: '1.0.1-alpha' });
+  });
+
+  it('applies the migrations shipped in agent/drizzle', () => {
+    const db = new Database(path.join(bundled.dataDir, 'nexus.db'), { readonly: true });
+    try {
+      const migrations = db.prepare('select count(*) from __drizzle_migrations').pluck().get() as number;
+      const shipped = fs
+        .readdirSync(new URL('../../agent/drizzle', import.meta.url))
+        .filter((f) => f.endsWith('.sql')).length;
+      expect(migrations).toBe(shipped);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('serves the console from web/dist', async () => {
+    const res = await new Client(bundled.url).get('/dashboard');
+    expect(res.status).toBe(200);
+    expect(res.text).toContain('<div id="root">');
+  });
+
+  it('lists the app catalog from docker/', async () => {
+    const owner = new Client(bundled.url);
+    await signUp(owner);
+    const res = await owner.get('/api/docker/catalog');
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.apps.map((a: { id: string }) => a.id)).toEqual(
+      expect.arrayContaining(['ollama', 'home-assistant']),
+    );
+  });
+
+  it('is ASCII-only, so V8 keeps its source at one byte per character', () => {
+    const source = fs.readFileSync(new URL('../../agent/dist/bundle/main.js', import.meta.url), 'utf8');
+    expect(source).toContain('\\u2026'); // the "…" of the comments, escaped
+    expect(source).not.toMatch(/[\u0080-\uffff]/);
+  });
+
+  it('has every route of the unbundled agent, with the same guards', async () => {
+    const [mine, theirs] = await Promise.all([fetchRoutes(bundled.url), fetchRoutes(modular.url)]);
+    expect(mine.map(routeKey).sort()).toEqual(theirs.map(routeKey).sort());
+    expect(mine.length).toBeGreaterThan(100);
+    expect(JSON.stringify(mine)).toBe(JSON.stringify(theirs));
+  });
+});
