@@ -130,7 +130,21 @@ describe('containers (real engine)', () => {
       `Container ${names.looping} stopped unexpectedly`,
       `Container ${names.looping} keeps restarting`,
     ]);
-    podman('rm', '-f', '-t', '0', names.looping);
+    // A remove can land between a die and the restart Podman makes of it, which then fails with
+    // "container state improper": try again until it is gone.
+    await expect
+      .poll(
+        () => {
+          try {
+            podman('rm', '-f', '-t', '0', '--ignore', names.looping);
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        { timeout: 15_000 },
+      )
+      .toBe(true);
   });
 });
 

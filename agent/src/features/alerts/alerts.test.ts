@@ -152,6 +152,43 @@ describe('container alerts', () => {
     expect(rows().map((r) => r.level)).toEqual(['warning', 'success']);
   });
 
+  it('a loop whose die arrives after stableMs (Podman under load) is not "recovered": the engine says it is not running', async () => {
+    // What the engine says of the container's current run, as its inspect would.
+    let run: { running: boolean; startedAt: number } | null = null;
+    const alerts = createContainerAlerts({
+      incidents: notifier(),
+      timing: { stableMs: 1000 },
+      now,
+      engine: { currentRun: () => Promise.resolve(run), log: createLogger('silent') },
+    });
+    const start = (name: string) => {
+      run = { running: true, startedAt: now() };
+      alerts.handle({ ...ev('start', name), timeNano: now() * 1e6 });
+    };
+    for (let i = 0; i < 10; i++) {
+      start('flappy');
+      vi.advanceTimersByTime(200);
+      run = { running: false, startedAt: run!.startedAt }; // it exited after 0.2 s...
+      await vi.advanceTimersByTimeAsync(1500); // ...but its die reaches the agent 1.7 s after its start
+      alerts.handle(ev('die', 'flappy', { exitCode: '3' }));
+    }
+    // Restarted and died again between the start we timed and the check: timed anew, not cleared.
+    start('flappy');
+    run = { running: true, startedAt: now() + 600 };
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(rows().map((r) => r.title)).toEqual([
+      'Container flappy stopped unexpectedly',
+      'Container flappy keeps restarting',
+    ]);
+    // It runs on: one "recovered" per incident, stableMs after the run it is in now began.
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(
+      rows()
+        .filter((r) => r.level === 'success')
+        .map((r) => r.title),
+    ).toEqual(['Container flappy recovered', 'Container flappy recovered']);
+  });
+
   it('a removed container closes its incidents without a word', () => {
     const incidents = notifier();
     const alerts = createContainerAlerts({ incidents, timing: { stableMs: 10 }, now });

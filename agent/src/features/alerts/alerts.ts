@@ -10,7 +10,7 @@ import type { Notify } from '../notifications/index.js';
 import { watchBackups, type BackupRunSource } from './backup-alerts.js';
 import { createContainerAlerts } from './container-alerts.js';
 import { createDeliberateStops } from './deliberate-stops.js';
-import { watchDockerEvents } from './docker-events.js';
+import { containerRunOf, watchDockerEvents } from './docker-events.js';
 import { createFlowAlerts, type EndedFlowRun } from './flow-alerts.js';
 import { watchHomeAssistant } from './home-assistant-alerts.js';
 import { createHostCheck } from './host-alerts.js';
@@ -114,6 +114,7 @@ export function createAlerts(deps: {
             deliberate,
             timing: { stableMs: timings.containerStableMs },
             now: deps.now,
+            engine: { currentRun: containerRunOf(sources.engine), log },
           }),
           log,
         }),

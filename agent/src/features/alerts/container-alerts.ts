@@ -1,3 +1,5 @@
+import { inBackground } from '../../lib/background.js';
+import type { Logger } from '../../lib/logger.js';
 import type { DeliberateStops } from './deliberate-stops.js';
 import type { IncidentNotifier } from './incidents.js';
 
@@ -10,6 +12,13 @@ export interface EngineEvent {
   id?: string;
   Actor?: { ID?: string; Attributes?: Record<string, string> };
   time?: number;
+  timeNano?: number;
+}
+
+/** The engine's account of a container's current run: whether it runs, and since when (ms). */
+export interface ContainerRun {
+  running: boolean;
+  startedAt: number;
 }
 
 export interface ContainerAlertTiming {
@@ -52,24 +61,35 @@ export function createContainerAlerts(deps: {
   deliberate?: DeliberateStops;
   timing?: Partial<ContainerAlertTiming>;
   now?: () => number;
+  /** Asks the engine about a container's current run (null: unknown) before a recovery is announced. */
+  engine?: { currentRun: (name: string) => Promise<ContainerRun | null>; log: Pick<Logger, 'error'> };
 }) {
   const timing = { ...CONTAINER_ALERT_TIMING, ...deps.timing };
   const now = deps.now ?? Date.now;
   const dies = new Map<string, number[]>();
-  /** Pending "it has recovered" checks per incident key. */
-  const pending = new Map<string, NodeJS.Timeout>();
+  /** Pending "it has recovered" checks per incident key (a timer, then an ask of the engine). */
+  const pending = new Map<string, { timer: NodeJS.Timeout }>();
 
   function cancel(key: string) {
-    const timer = pending.get(key);
-    if (timer) clearTimeout(timer);
+    const check = pending.get(key);
+    if (check) clearTimeout(check.timer);
     pending.delete(key);
   }
 
-  function clearLater(name: string, kind: Kind, body: string) {
+  /**
+   * Announces the recovery once the run that began by `since` (the start event's time on the
+   * engine's clock, or now) has lasted stableMs. The time between our start and die events is not
+   * that run: Podman reports a die only once its cleanup process has run (seconds later on a loaded
+   * host), and an agent whose event loop stalled fires its timer before it reads the die waiting on
+   * the socket. Either way a container that crashes after 0.2 s looked healthy, and a restart loop
+   * said "recovered" then "stopped" again and again. So when the timer fires, the engine is asked
+   * (its inspect reads the runtime's state): a container not running now stays open (the next start
+   * times again); one that has started since `since` has died in between, and its run is timed anew.
+   */
+  function clearLater(name: string, kind: Kind, body: string, since = now()) {
     const key = containerIncidentKey(name, kind);
     if (pending.has(key) || !deps.incidents.isOpen(key)) return;
-    const timer = setTimeout(() => {
-      pending.delete(key);
+    const recovered = () => {
       deps.incidents.clear(key, {
         category: 'containers',
         title: `Container ${name} recovered`,
@@ -77,10 +97,37 @@ export function createContainerAlerts(deps: {
         link: LINK,
       });
       if (kind === 'died') dies.delete(name);
-    }, timing.stableMs);
-    timer.unref();
-    pending.set(key, timer);
+    };
+    const check = {
+      timer: setTimeout(() => {
+        const engine = deps.engine;
+        if (!engine) {
+          pending.delete(key);
+          recovered();
+          return;
+        }
+        // Stays pending while the engine answers: a die meanwhile cancels it, a start does not re-arm.
+        inBackground(engine.log, 'alerts: checking a container before its recovery', async () => {
+          const run = await engine.currentRun(name);
+          if (pending.get(key) !== check) return;
+          pending.delete(key);
+          if (!run?.running) return;
+          if (run.startedAt > since) clearLater(name, kind, body, run.startedAt);
+          else recovered();
+        });
+      }, timing.stableMs),
+    };
+    check.timer.unref();
+    pending.set(key, check);
   }
+
+  /** When the engine says the event happened (ms); a seconds-only time is rounded up. */
+  const eventTime = (event: EngineEvent): number | undefined =>
+    event.timeNano !== undefined
+      ? event.timeNano / 1e6
+      : event.time !== undefined
+        ? (event.time + 1) * 1000
+        : undefined;
 
   function open(name: string, kind: Kind, level: 'warning' | 'error', title: string, body: string) {
     const key = containerIncidentKey(name, kind);
@@ -156,11 +203,13 @@ export function createContainerAlerts(deps: {
         case 'died':
           died(id, name, attrs);
           return;
-        case 'start':
-        case 'restart':
-          clearLater(name, 'died', 'It is running again.');
-          clearLater(name, 'restart-loop', 'It has been running without stopping again.');
+        // Not 'restart': Docker sends it after the start, Podman before the run begins.
+        case 'start': {
+          const since = eventTime(event);
+          clearLater(name, 'died', 'It is running again.', since);
+          clearLater(name, 'restart-loop', 'It has been running without stopping again.', since);
           return;
+        }
         case 'destroy':
         case 'remove':
           forgetAll(name);
@@ -190,7 +239,7 @@ export function createContainerAlerts(deps: {
     },
 
     stop(): void {
-      for (const timer of pending.values()) clearTimeout(timer);
+      for (const check of pending.values()) clearTimeout(check.timer);
       pending.clear();
     },
   };

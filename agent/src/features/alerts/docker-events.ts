@@ -1,13 +1,29 @@
 import type { Readable } from 'node:stream';
 import type { DockerAdapter } from '../../adapters/docker.js';
 import type { Logger } from '../../lib/logger.js';
-import type { ContainerAlerts, EngineEvent } from './container-alerts.js';
+import type { ContainerAlerts, ContainerRun, EngineEvent } from './container-alerts.js';
 
 export interface BackoffTiming {
   firstMs: number;
   maxMs: number;
 }
 export const EVENT_STREAM_BACKOFF: BackoffTiming = { firstMs: 1_000, maxMs: 60_000 };
+
+/**
+ * A container's current run as its inspect tells it (the engine reads the runtime's state there,
+ * ahead of its die event); null when it cannot say (gone, the engine away): no recovery then.
+ */
+export function containerRunOf(engine: DockerAdapter) {
+  return async (name: string): Promise<ContainerRun | null> => {
+    try {
+      const { State } = await engine.inspectContainer(name);
+      const startedAt = Date.parse(State?.StartedAt ?? '');
+      return Number.isNaN(startedAt) ? null : { running: State.Running === true, startedAt };
+    } catch {
+      return null;
+    }
+  };
+}
 
 /**
  * Follows the engine's container events for the container alerts. When the engine goes away (a
