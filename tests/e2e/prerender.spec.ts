@@ -165,17 +165,27 @@ test('a press on a button before its screen is live is not lost: it lands once t
   expect(errors).toEqual([]);
 });
 
-test('a dark theme is dark from the first paint, with the matching toggle once live', async ({ page }) => {
+test('a dark theme is dark from the first paint, and a screen whose code comes late is taken over, not drawn again', async ({
+  page,
+}) => {
   await page.addInitScript(() => localStorage.setItem('theme', 'dark'));
-  const release = await holdScripts(page);
-  await page.goto('/auth', { waitUntil: 'commit' });
-  await expect(page.getByText('Remember me for 30 days')).toBeVisible();
+  const errors = pageErrors(page);
+  const { release, releaseScreen } = await openHeldBack(page, '/auth', AUTH_CHUNK);
+  const remember = page.getByText('Remember me for 30 days');
+  await expect(remember).toBeVisible();
   await expect(page.locator('html')).toHaveClass(/\bdark\b/);
   // The toggle draws its icon from the page's class: the sun, before any script has run.
   const toggle = page.getByRole('button', { name: /Switch to (light|dark) theme/ });
   await expect(toggle.locator('svg.lucide-sun')).toBeVisible();
   await expect(toggle.locator('svg.lucide-moon')).toBeHidden();
-  release();
+  await remember.evaluate((element) => element.setAttribute('data-painted-first', ''));
+  await page.getByLabel('Email').fill('early@example.com');
+
+  // The frame goes live (dark, from then on) before the screen's code has come.
+  await screenGoesLiveAfterIdle(page, release, releaseScreen);
   await expect(page.getByRole('button', { name: 'Switch to light theme' })).toBeVisible();
   await expect(page.locator('html')).toHaveClass(/\bdark\b/);
+  await expect(page.locator('[data-painted-first]')).toHaveCount(1);
+  await expect(page.getByLabel('Email')).toHaveValue('early@example.com');
+  expect(errors).toEqual([]);
 });

@@ -32,17 +32,18 @@ export function ThemeProvider({ children, defaultTheme }: { children: ReactNode;
   }, []);
   const toggleTheme = useCallback(() => setTheme(theme === 'dark' ? 'light' : 'dark'), [theme, setTheme]);
 
-  // A prerendered page was rendered light (the build does not know the visitor's choice), and its
-  // first client render must match it; theme.js has applied the real colours before the first paint
-  // all the same, and the toggles draw their icon from the page's class rather than from this.
-  const hydrated = useHydrated();
-  const shown = hydrated ? theme : 'light';
-  const value = useMemo(() => ({ theme: shown, setTheme, toggleTheme }), [shown, setTheme, toggleTheme]);
+  const value = useMemo(() => ({ theme, setTheme, toggleTheme }), [theme, setTheme, toggleTheme]);
   return <ThemeContext.Provider value={value}>{children}</ThemeContext.Provider>;
 }
 
 export function useTheme(): ThemeContextValue {
   const context = useContext(ThemeContext);
   if (!context) throw new Error('useTheme must be used inside <ThemeProvider>');
-  return context;
+  // A prerendered page was rendered light (the build does not know the visitor's choice), and each
+  // part's first client render must match it; theme.js has applied the real colours before the
+  // first paint all the same, and the toggles draw their icon from the page's class. Decided here,
+  // in each reader, rather than by the provider: a context value that changed once the page's
+  // frame went live would make React throw away the HTML of a screen whose code came later.
+  const hydrated = useHydrated();
+  return hydrated ? context : { ...context, theme: 'light' };
 }
