@@ -9,13 +9,17 @@ import type { renderVisitorPage as RenderVisitorPage } from './src/prerender';
  * The visitors' pages written into their HTML at build time, and the screen each one shows: its
  * chunk is preloaded beside the entry, so the page goes live (hydrates) as soon as it can.
  */
-export const PRERENDERED_PAGES = [
-  { path: '/', file: 'index.html', screen: 'src/features/landing/landing-page.tsx' },
-  { path: '/auth', file: 'auth.html', screen: 'src/features/auth/components/auth-page.tsx' },
+const PRERENDERED_PAGES = [
+  { path: '/', screen: 'src/features/landing/landing-page.tsx' },
+  { path: '/auth', screen: 'src/features/auth/components/auth-page.tsx' },
 ] as const;
 
-/** Where the pages go under dist/; the agent (agent/src/http/static.ts) sends them to visitors. */
-export const PRERENDERED_DIR = 'prerendered';
+/**
+ * Where the pages go under dist/, each named after its path (`/` index.html, `/auth` auth.html):
+ * the agent (agent/src/http/static.ts) serves what it finds there to visitors by the same names.
+ */
+const PRERENDERED_DIR = 'prerendered';
+const pageFile = (pagePath: string) => (pagePath === '/' ? 'index.html' : `${pagePath.slice(1)}.html`);
 
 const ROOT_ELEMENT = '<div id="root"></div>';
 
@@ -81,7 +85,7 @@ export function prerenderVisitorPages(): Plugin {
             const html = shell
               .replace('</head>', `${preloads}</head>`)
               .replace(ROOT_ELEMENT, `<div id="root" data-prerendered>${body}</div>`);
-            fs.writeFileSync(path.join(outDir, PRERENDERED_DIR, page.file), html);
+            fs.writeFileSync(path.join(outDir, PRERENDERED_DIR, pageFile(page.path)), html);
           }
         } finally {
           fs.rmSync(serverDir, { recursive: true, force: true });

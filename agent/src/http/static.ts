@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { serveStatic } from '@hono/node-server/serve-static';
 import type { Context, Hono } from 'hono';
@@ -5,6 +6,23 @@ import type { AppEnv } from './app-env.js';
 
 /** Vite emits content-hashed file names under assets/, so they can be cached for a year. */
 const HASHED_ASSET = /^\/assets\//;
+
+/**
+ * The visitors' pages the build prerendered (web/vite-prerender.ts writes them to
+ * dist/prerendered/, each named after its path: index.html is `/`, auth.html is `/auth`), painted
+ * from their HTML before any script has run. Read once at start: a build ships them all together.
+ */
+function prerenderedPages(webDist: string): { route: string; file: string }[] {
+  const dir = path.join(webDist, 'prerendered');
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith('.html'))
+    .map((name) => ({
+      route: name === 'index.html' ? '/' : `/${name.slice(0, -'.html'.length)}`,
+      file: `prerendered/${name}`,
+    }));
+}
 
 /**
  * Serves the built console: static files, then index.html for every other non-/api GET so
@@ -19,15 +37,6 @@ const HASHED_ASSET = /^\/assets\//;
  * when none is accepted; HEAD answers the same headers without a body, a Range applies to the
  * bytes sent.
  */
-/**
- * The visitors' pages the build prerenders (web/vite-prerender.ts writes them to
- * dist/prerendered/): painted from their HTML before any script has run.
- */
-const PRERENDERED: Record<string, string> = {
-  '/': 'prerendered/index.html',
-  '/auth': 'prerendered/auth.html',
-};
-
 export function mountWebApp(
   app: Hono<AppEnv>,
   webDist: string,
@@ -50,7 +59,7 @@ export function mountWebApp(
     // know that the plain file it was sent depends on the header (RFC 9110 §12.5.5).
     c.header('Vary', 'Accept-Encoding');
   };
-  for (const [route, file] of Object.entries(PRERENDERED)) {
+  for (const { route, file } of prerenderedPages(webDist)) {
     const page = serveStatic<AppEnv>({
       root,
       path: file,

@@ -109,9 +109,9 @@ export function isExistingAccount(error: unknown): boolean {
 
 /**
  * GETs and parses, for every feature's data module (here rather than in data/auth.ts so that a
- * screen's reads do not bring the auth feature's schemas along: issue 26). A 401 means the session ended behind the console's back (expired, signed out in
- * another tab): checking the user again signs the console out, which unmounts the screen and stops
- * its polling.
+ * screen's reads do not bring the auth feature's schemas along: issue 26). A 401 means the session
+ * ended behind the console's back (expired, signed out in another tab): checking the user again
+ * signs the console out, which unmounts the screen and stops its polling.
  */
 export async function getParsed<T>(path: string, schema: { parse: (value: unknown) => T }): Promise<T> {
   try {

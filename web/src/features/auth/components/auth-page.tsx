@@ -10,22 +10,12 @@ import {
   type RefObject,
 } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import {
-  AudioLines,
-  Cpu,
-  Fingerprint,
-  House,
-  KeyRound,
-  Loader2,
-  Lock,
-  Moon,
-  ShieldCheck,
-  Sun,
-} from 'lucide-react';
+import { AudioLines, Cpu, Fingerprint, House, KeyRound, Loader2, Lock, ShieldCheck } from 'lucide-react';
 import { Link, Redirect, useSearch } from 'wouter';
 import { TOTP_DIGITS } from '@nexus/agent/contract';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
+import { ThemeIcon } from '@/components/theme-icon';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -672,9 +662,7 @@ function ThemeToggle() {
   return (
     <Hint label={label}>
       <Button variant="ghost" size="icon" onClick={toggleTheme} aria-label={label}>
-        {/* Drawn from the page's theme class, so a prerendered page shows the right one at once. */}
-        <Moon aria-hidden="true" className="dark:hidden" />
-        <Sun aria-hidden="true" className="hidden dark:block" />
+        <ThemeIcon />
       </Button>
     </Hint>
   );

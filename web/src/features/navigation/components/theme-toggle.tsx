@@ -1,4 +1,4 @@
-import { Moon, Sun } from 'lucide-react';
+import { ThemeIcon } from '@/components/theme-icon';
 import { Button } from '@/components/ui/button';
 import { Hint } from '@/components/ui/hint';
 import { useTheme } from '@/lib/theme-provider';
@@ -10,9 +10,7 @@ export function ThemeToggle() {
   return (
     <Hint label={`Switch to ${next} theme`}>
       <Button variant="ghost" size="icon" onClick={toggleTheme} aria-label="Toggle theme" data-theme={theme}>
-        {/* Drawn from the page's theme class, so a prerendered page shows the right one at once. */}
-        <Moon aria-hidden="true" className="dark:hidden" />
-        <Sun aria-hidden="true" className="hidden dark:block" />
+        <ThemeIcon />
       </Button>
     </Hint>
   );
