@@ -77,13 +77,23 @@ test('every button in the top bar has a name', async ({ page, agent }) => {
   await page.goto('/help');
   await expect(page.getByRole('button', { name: 'User menu' })).toBeVisible();
   const buttons = page.getByRole('banner').getByRole('button');
-  const names = await buttons.evaluateAll((all) =>
-    all
-      .filter((b) => (b as HTMLElement).offsetParent !== null)
-      .map((b) => b.getAttribute('aria-label') ?? b.textContent?.trim() ?? ''),
-  );
-  expect(names.length).toBeGreaterThan(3);
-  expect(names.every((name) => name.length > 0)).toBe(true);
+  // The bar's menus swap their placeholder buttons for the real ones once the browser is idle:
+  // read the names until one reading sees the settled bar, never a half-swapped one.
+  const visibleNames = () =>
+    buttons.evaluateAll((all) =>
+      all
+        .filter((b) => (b as HTMLElement).offsetParent !== null)
+        .map((b) => b.getAttribute('aria-label') ?? b.textContent?.trim() ?? ''),
+    );
+  await expect
+    .poll(
+      async () => {
+        const names = await visibleNames();
+        return names.length > 3 && names.every((name) => name.length > 0);
+      },
+      { message: 'the top bar shows more than three buttons, each with a name' },
+    )
+    .toBe(true);
 });
 
 test('keyboard users reach the bar from a skip link and see a focus ring on each stop', async ({

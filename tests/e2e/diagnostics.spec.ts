@@ -215,7 +215,10 @@ test.describe('system diagnostics', () => {
     const { page } = owner;
     for (const path of ['/system-updates', '/admin-diagnostics', '/nexus-status', '/system-diagnostics']) {
       await page.goto(path);
-      await expect(page.getByRole('heading', { level: 1, name: 'System Diagnostics' })).toBeVisible();
+      // A full page load per address (and two chunks for /nexus-status's section) on a busy machine.
+      await expect(page.getByRole('heading', { level: 1, name: 'System Diagnostics' })).toBeVisible({
+        timeout: FIRST_DATA_TIMEOUT_MS,
+      });
       await expect(panel(page, 'CPU')).toBeVisible();
     }
   });
