@@ -4,6 +4,7 @@
  *
  *   npx tsx scripts/bench/idle.ts [--seconds 60] [--settle-seconds 20] [--only agent] [--no-build]
  *                                 [--base <another checkout, built>] [--node-flags "<flags>"]
+ *                                 [--node-args "<flags>"]
  *
  * Builds and starts the real agent as the appliance does (production settings, the memory settings
  * of systemd/nexus-agent.service, loopback only, no Docker engine) on a fresh
@@ -28,6 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { applianceLaunch, type ApplianceLaunch } from './appliance-launch.js';
 
 const { values } = parseArgs({
   options: {
@@ -40,6 +42,9 @@ const { values } = parseArgs({
     base: { type: 'string' },
     // NODE_OPTIONS instead of the appliance's (trying V8 settings): --node-flags="--max-semi-space-size=1".
     'node-flags': { type: 'string' },
+    // node's command-line flags instead of the appliance's ExecStart ones (V8 flags NODE_OPTIONS
+    // does not allow): --node-args="--single-threaded"; --node-args="" for none.
+    'node-args': { type: 'string' },
   },
 });
 const SECONDS = Number(values.seconds);
@@ -232,33 +237,21 @@ function aptInstall(packages: string[]): string | null {
 }
 
 /**
- * The memory settings the appliance starts the agent with (systemd/nexus-agent.service's
- * Environment= lines; Dockerfile.jetson sets the same): NODE_OPTIONS and MALLOC_MMAP_THRESHOLD_.
- * --node-flags replaces NODE_OPTIONS.
+ * How the appliance starts the agent of the checkout at `root` (its systemd unit: appliance-launch.ts),
+ * with --node-flags replacing NODE_OPTIONS and --node-args node's command-line flags.
  */
-function applianceEnv(root: string): Record<string, string> {
-  const unit = fs.readFileSync(path.join(root, 'systemd/nexus-agent.service'), 'utf8');
-  const env: Record<string, string> = {};
-  for (const m of unit.matchAll(/^Environment=(NODE_OPTIONS|MALLOC_MMAP_THRESHOLD_)=(.*)$/gm))
-    env[m[1]!] = m[2]!;
-  if (values['node-flags'] !== undefined) env.NODE_OPTIONS = values['node-flags'];
-  return env;
+function launchOf(root: string): ApplianceLaunch {
+  const launch = applianceLaunch(root);
+  if (values['node-flags'] !== undefined) launch.env.NODE_OPTIONS = values['node-flags'];
+  if (values['node-args'] !== undefined) launch.nodeArgs = values['node-args'].split(/\s+/).filter(Boolean);
+  return launch;
 }
 
-function startAgent(
-  root: string,
-  extraEnv: Record<string, string>,
-  dataDir: string,
-  port: number,
-  logFd: number,
-) {
-  // The bundle the appliance runs (agent/scripts/bundle.mjs) when the checkout builds one.
-  const bundle = path.join(root, 'agent/dist/bundle/main.js');
-  const entry = fs.existsSync(bundle) ? bundle : path.join(root, 'agent/dist/main.js');
-  return spawn(process.execPath, [entry], {
+function startAgent(root: string, launch: ApplianceLaunch, dataDir: string, port: number, logFd: number) {
+  return spawn(process.execPath, [...launch.nodeArgs, launch.entry], {
     cwd: root,
     env: {
-      ...extraEnv,
+      ...launch.env,
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: 'production',
@@ -278,17 +271,22 @@ function startAgent(
  * The agent of the checkout at `root`, as a hub runs between restarts: a first start makes the data
  * directory (database, CA and HTTPS certificate) and is stopped; the second start is measured.
  */
-async function agentRow(label: string, root: string, env: Record<string, string>): Promise<Row> {
-  const name = `${label}${env.NODE_OPTIONS ? ` (NODE_OPTIONS=${env.NODE_OPTIONS})` : ''}`;
+async function agentRow(label: string, root: string): Promise<Row> {
+  const launch = launchOf(root);
+  const settings = [
+    ...launch.nodeArgs,
+    ...(launch.env.NODE_OPTIONS ? [`NODE_OPTIONS=${launch.env.NODE_OPTIONS}`] : []),
+  ];
+  const name = `${label}${settings.length > 0 ? ` (${settings.join(' ')})` : ''}`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-idle-'));
   const port = await freePort();
   const logFd = fs.openSync(path.join(dataDir, 'agent.log'), 'a');
   let agent: ChildProcess | null = null;
   try {
-    agent = startAgent(root, env, dataDir, port, logFd);
+    agent = startAgent(root, launch, dataDir, port, logFd);
     await waitForHttp(`http://127.0.0.1:${port}/api/health`, agent);
     await stop(agent);
-    agent = startAgent(root, env, dataDir, port, logFd);
+    agent = startAgent(root, launch, dataDir, port, logFd);
     await waitForHttp(`http://127.0.0.1:${port}/api/health`, agent);
     await sleep(SETTLE_SECONDS * 1000);
     return await measure(name, agent.pid!);
@@ -373,10 +371,10 @@ async function main() {
   const rows: Row[] = [];
   if (values.base) {
     const base = path.resolve(values.base);
-    rows.push(await agentRow(`nexus agent, ${path.basename(base)}`, base, applianceEnv(base)));
+    rows.push(await agentRow(`nexus agent, ${path.basename(base)}`, base));
     load.push(os.loadavg());
   }
-  rows.push(await agentRow('nexus agent', repoRoot, applianceEnv(repoRoot)));
+  rows.push(await agentRow('nexus agent', repoRoot));
   if (values.only !== 'agent') {
     load.push(os.loadavg());
     rows.push(await netdataRow());

@@ -2,9 +2,10 @@
  * Benchmark: the agent idle with one browser connected, and /api/nexus/status under load.
  *
  *   npx tsx scripts/bench/status.ts [--idle-seconds 30] [--seconds 5] [--rounds 3] [--connections 50]
- *                                   [--compare-env 'NODE_OPTIONS=']
+ *                                   [--compare-env 'NODE_OPTIONS='] [--compare-node-args '<flags>']
  *
- * Builds and starts the real agent (production settings, LOG_LEVEL info, a fresh data directory),
+ * Builds and starts the real agent as a hub runs it (the systemd unit's node flags, memory settings
+ * and bundle: appliance-launch.ts; production settings, LOG_LEVEL info, a fresh data directory),
  * registers an account, then:
  *
  * 1. Idle: one WebSocket subscribed to `metrics` (what an open dashboard tab does) for
@@ -23,7 +24,8 @@
  *    shows both ratios (the load client parses each header in JavaScript on the same cores, so the
  *    route's headers alone cost the plain server's rate 0–15 %).
  *    With --compare-env, a second agent launched with those variables changed (e.g.
- *    'NODE_OPTIONS=' to drop the V8 flags npm start sets) is measured in the same rounds.
+ *    'NODE_OPTIONS=' to drop the V8 flags npm start sets) is measured in the same rounds; with
+ *    --compare-node-args, one launched with those node flags instead of the unit's ('' for none).
  *
  * Targets (issue 26): idle under 1 % of one core and under 100 MB RSS; the signed-in status read
  * at least 0.9x the bare server's requests per second, p99 at most 1.3x the bare server's, no errors.
@@ -35,6 +37,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { applianceLaunch, type ApplianceLaunch } from './appliance-launch.js';
 import autocannon from 'autocannon';
 import WebSocket from 'ws';
 
@@ -47,6 +50,7 @@ const { values } = parseArgs({
     // A second agent, launched as npm start launches it but with these variables changed, measured
     // in the same rounds: e.g. --compare-env 'NODE_OPTIONS=' (no V8 flags). Words of KEY=VALUE.
     'compare-env': { type: 'string' },
+    'compare-node-args': { type: 'string' },
   },
 });
 const IDLE_SECONDS = Number(values['idle-seconds']);
@@ -55,6 +59,9 @@ const ROUNDS = Number(values.rounds);
 const CONNECTIONS = Number(values.connections);
 const COMPARE_ENV: Record<string, string> | null =
   values['compare-env'] === undefined ? null : parseEnvWords(values['compare-env']);
+const COMPARE_NODE_ARGS: string[] | null =
+  values['compare-node-args'] === undefined ? null : values['compare-node-args'].split(/\s+/).filter(Boolean);
+const COMPARING = COMPARE_ENV !== null || COMPARE_NODE_ARGS !== null;
 const CLOCK_TICKS_PER_SECOND = 100; // `getconf CLK_TCK` on Linux
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -183,17 +190,6 @@ function parseEnvWords(words: string | string[]): Record<string, string> {
   return env;
 }
 
-/**
- * The environment `npm start` launches the agent with (the systemd unit and the image set the same),
- * read from package.json so the benchmark measures the agent as it ships.
- */
-function launchEnvironment(): Record<string, string> {
-  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  return parseEnvWords(pkg.scripts.start!.split('&&').at(-1)!.trim().split(/\s+/));
-}
-
 interface RunningAgent {
   child: ChildProcess;
   base: string;
@@ -202,15 +198,16 @@ interface RunningAgent {
   logFd: number;
 }
 
-/** Starts the built agent on a fresh data directory with `env` and registers its first account. */
-async function startAgent(env: Record<string, string>, agents: RunningAgent[]): Promise<RunningAgent> {
+/** Starts the built agent on a fresh data directory as `launch` says and registers its first account. */
+async function startAgent(launch: ApplianceLaunch, agents: RunningAgent[]): Promise<RunningAgent> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-bench-'));
   const port = await freePort();
   const logFd = fs.openSync(path.join(dataDir, 'agent.log'), 'a');
   // Logs go to a file, as they would go to journald: nothing in this process has to read them.
-  const child = spawn(process.execPath, [path.join(repoRoot, 'agent/dist/main.js')], {
+  const child = spawn(process.execPath, [...launch.nodeArgs, launch.entry], {
     cwd: repoRoot,
     env: {
+      ...launch.env,
       PATH: process.env.PATH,
       HOME: process.env.HOME,
       NODE_ENV: 'production',
@@ -220,7 +217,6 @@ async function startAgent(env: Record<string, string>, agents: RunningAgent[]): 
       HOST: '127.0.0.1',
       NEXUS_DATA_DIR: dataDir,
       LOG_LEVEL: 'info',
-      ...env,
     },
     stdio: ['ignore', logFd, logFd],
   });
@@ -264,14 +260,14 @@ async function subscribeMetrics(agent: RunningAgent): Promise<{ socket: WebSocke
 
 async function main() {
   execFileSync('npx', ['tsc', '-b', 'agent'], { cwd: repoRoot, stdio: 'inherit' });
-  const launchEnv = launchEnvironment();
+  const launch = applianceLaunch(repoRoot);
   const agents: RunningAgent[] = [];
   const bareProcess: { child: ChildProcess | null; withHeaders: ChildProcess | null } = {
     child: null,
     withHeaders: null,
   };
   try {
-    const main = await startAgent(launchEnv, agents);
+    const main = await startAgent(launch, agents);
     const { base } = main;
     const pid = main.child.pid!;
     const headers = { cookie: main.cookie };
@@ -328,7 +324,16 @@ async function main() {
     const honoBytes = Buffer.from(await viaHono.arrayBuffer());
     if (viaHono.status !== 200) throw new Error(`status via Hono: ${viaHono.status} ${honoBytes.toString()}`);
     // The second agent (--compare-env), with its own tab open like the first.
-    const compared = COMPARE_ENV ? await startAgent({ ...launchEnv, ...COMPARE_ENV }, agents) : null;
+    const compared = COMPARING
+      ? await startAgent(
+          {
+            entry: launch.entry,
+            env: { ...launch.env, ...COMPARE_ENV },
+            nodeArgs: COMPARE_NODE_ARGS ?? launch.nodeArgs,
+          },
+          agents,
+        )
+      : null;
     const comparedTab = compared ? await subscribeMetrics(compared) : null;
     const comparedUrl = compared ? `${compared.base}/api/nexus/status` : '';
     const comparedHeaders = { cookie: compared?.cookie ?? '' };
@@ -389,16 +394,15 @@ async function main() {
           (rounds === reference
             ? ''
             : `, ${fmt(rps(rounds) / rps(reference), 2)}× same-bytes bare (p99 ${fmt(p99(rounds) / p99(reference), 2)}×)`));
-    const comparedLabel = COMPARE_ENV
-      ? Object.entries(COMPARE_ENV)
-          .map(([k, v]) => `${k}=${v}`)
-          .join(' ')
-      : '';
+    const comparedLabel = [
+      ...Object.entries(COMPARE_ENV ?? {}).map(([k, v]) => `${k}=${v}`),
+      ...(COMPARE_NODE_ARGS ? [`node flags '${COMPARE_NODE_ARGS.join(' ')}'`] : []),
+    ].join(' ');
 
     const lines = [
-      `Agent launched as npm start launches it: ${Object.entries(launchEnv)
+      `Agent launched as the systemd unit launches it: ${Object.entries(launch.env)
         .map(([k, v]) => `${k}=${v}`)
-        .join(' ')} node agent/dist/main.js`,
+        .join(' ')} node ${launch.nodeArgs.join(' ')} ${path.relative(repoRoot, launch.entry)}`,
       ...(compared ? [`Compared agent: the same with ${comparedLabel}`] : []),
       `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, Node ${process.version}, load average before the run ${os
         .loadavg()

@@ -45,6 +45,7 @@ import { parseArgs } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Cookie } from '@playwright/test';
 import { startAgent, type RunningAgent } from '../../tests/support/agent.js';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/support/chromium.js';
+import { applianceLaunch } from './appliance-launch.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -112,20 +113,6 @@ function buildIfStale() {
     process.stdout.write('Building (npm run build)…\n');
     execFileSync('npm', ['run', 'build'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
   }
-}
-
-/** The environment `npm start` launches the agent with, read from package.json (as status.ts does). */
-function launchEnvironment(): Record<string, string> {
-  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
-    scripts: Record<string, string>;
-  };
-  const env: Record<string, string> = {};
-  for (const word of pkg.scripts.start!.split('&&').at(-1)!.trim().split(/\s+/)) {
-    const match = /^([A-Z_]+)=(.*)$/.exec(word);
-    if (!match) break;
-    env[match[1]!] = match[2]!;
-  }
-  return env;
 }
 
 /** Registers the hub's owner through the API and returns the session cookies for a browser context. */
@@ -545,7 +532,13 @@ async function main() {
   let agent: RunningAgent | undefined;
   let browser: Browser | undefined;
   try {
-    agent = await startAgent({ env: { NODE_ENV: 'production', ...launchEnvironment() } });
+    // As a hub runs it: the systemd unit's node flags, memory settings and bundle.
+    const launch = applianceLaunch(repoRoot);
+    agent = await startAgent({
+      env: { NODE_ENV: 'production', ...launch.env },
+      nodeArgs: launch.nodeArgs,
+      entry: launch.entry,
+    });
     const cookies = await signUp(agent);
     browser = await chromium.launch({
       executablePath: CHROMIUM_PATH,

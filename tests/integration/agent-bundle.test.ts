@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,5 +74,54 @@ describe('the bundled agent', () => {
     expect(mine.map(routeKey).sort()).toEqual(theirs.map(routeKey).sort());
     expect(mine.length).toBeGreaterThan(100);
     expect(JSON.stringify(mine)).toBe(JSON.stringify(theirs));
+  });
+});
+
+describe('an idle hub', () => {
+  /**
+   * Packages that only a feature in use needs load on first use (docs/performance.md, Idle): a hub
+   * nobody has set anything up on, between restarts (its certificate authority made by the first
+   * start), keeps them out of memory. Each line names what loads it when it is needed.
+   */
+  const LOADED_ON_FIRST_USE = [
+    'ollama', // the Ollama client (LLM screens, flows); its Node entry brings a fetch polyfill
+    'whatwg-fetch',
+    'wavefile', // WAV files: recordings, speech
+    'eventsource-parser', // a cloud LLM's streamed answer
+    '@peculiar/x509', // making a certificate
+    'reflect-metadata',
+    'dockerode', // the first Docker Engine call
+  ];
+
+  it('loads none of the packages only a feature in use needs', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-idle-'));
+    const list = path.join(dataDir, 'loaded-modules.txt');
+    const launch = {
+      entry: 'agent/dist/bundle/main.js',
+      dataDir,
+      nodeArgs: ['--import', path.resolve('tests/fixtures/loaded-packages.mjs')],
+      env: { NEXUS_TEST_LOADED_MODULES: list, DOCKER_HOST: `unix://${path.join(dataDir, 'no-docker.sock')}` },
+    };
+    try {
+      await (await startAgent(launch)).stop();
+      fs.rmSync(list, { force: true });
+      const agent = await startAgent(launch);
+      try {
+        // The first metrics sample, the Docker event stream's first try and the schedules are past.
+        const res = await new Client(agent.url).get('/api/health');
+        expect(res.status).toBe(200);
+      } finally {
+        await agent.stop();
+      }
+      const loaded = fs.readFileSync(list, 'utf8').split('\n');
+      const packages = new Set(
+        loaded.flatMap((file) => /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(file)?.[1] ?? []),
+      );
+      // The recording works: the packages every start needs are in it.
+      expect([...packages]).toEqual(expect.arrayContaining(['hono', 'zod', 'better-sqlite3', 'argon2']));
+      expect(LOADED_ON_FIRST_USE.filter((name) => packages.has(name))).toEqual([]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -25,11 +25,13 @@ export interface RunningAgent {
  * resolves once it listens. Tests speak HTTP/WebSocket to it like a browser would.
  */
 export async function startAgent(
-  // entry: the module to run, relative to the repository (the appliance's bundle, agent/dist/bundle/main.js).
-  opts: { env?: Record<string, string>; dataDir?: string; entry?: string } = {},
+  // entry: the module to run, relative to the repository (the appliance's bundle, agent/dist/bundle/main.js);
+  // nodeArgs: node's own flags before it.
+  opts: { env?: Record<string, string>; dataDir?: string; entry?: string; nodeArgs?: string[] } = {},
 ): Promise<RunningAgent> {
   const dataDir = opts.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-test-'));
-  const child = spawn(process.execPath, [path.join(repoRoot, opts.entry ?? 'agent/dist/main.js')], {
+  const entry = path.resolve(repoRoot, opts.entry ?? 'agent/dist/main.js');
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), entry], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH,

@@ -157,6 +157,31 @@ describe('Dockerfile.jetson', () => {
     expect(finalStage.find((s) => s.op === 'CMD')?.args).toContain('agent/dist/bundle/main.js');
   });
 
+  it('launches the agent as the systemd unit and npm start do: same node flags, memory settings and module', () => {
+    // What each launcher sets, as words: node's flags, then the module; NODE_OPTIONS and malloc's
+    // threshold beside them. The benchmarks read the unit (scripts/bench/appliance-launch.ts), so a
+    // launcher that drifted from it would run something no benchmark measured.
+    const unit = read('systemd/nexus-agent.service');
+    const unitEnv = [...unit.matchAll(/^Environment=((?:NODE_OPTIONS|MALLOC_MMAP_THRESHOLD_)=.*)$/gm)].map(
+      (m) => m[1]!,
+    );
+    const unitCommand = /^ExecStart=\/usr\/bin\/node (.*) \/opt\/nexus\/(\S+)$/m.exec(unit)!;
+    const launch = { env: unitEnv.sort(), command: [...unitCommand[1]!.split(' '), unitCommand[2]!] };
+
+    const cmd = JSON.parse(finalStage.find((s) => s.op === 'CMD')!.args) as string[];
+    const imageEnv = finalStage
+      .filter((s) => s.op === 'ENV')
+      .flatMap((s) => s.args.split(/\s+/))
+      .filter((word) => /^(NODE_OPTIONS|MALLOC_MMAP_THRESHOLD_)=/.test(word));
+    expect({ env: imageEnv.sort(), command: cmd.slice(1) }).toEqual(launch);
+    expect(cmd[0]).toBe('node');
+
+    const start = (JSON.parse(read('package.json')) as { scripts: { start: string } }).scripts.start;
+    const words = start.split('&&').at(-1)!.trim().split(/\s+/);
+    const node = words.indexOf('node');
+    expect({ env: words.slice(0, node).sort(), command: words.slice(node + 1) }).toEqual(launch);
+  });
+
   it('copies only paths that exist in the repository', () => {
     for (const s of steps.filter((x) => x.op === 'COPY' && !x.args.includes('--from='))) {
       const sources = s.args
@@ -178,7 +203,9 @@ describe('the systemd unit', () => {
   const value = (key: string) => settings.get(key)?.at(-1);
 
   it('runs the built agent as its own user, restarts on failure and keeps its data directory', () => {
-    expect(value('ExecStart')).toBe('/usr/bin/node /opt/nexus/agent/dist/bundle/main.js');
+    expect(value('ExecStart')).toBe(
+      '/usr/bin/node --no-concurrent-recompilation /opt/nexus/agent/dist/bundle/main.js',
+    );
     expect(value('User')).toBe('nexus');
     expect(value('Restart')).toBe('on-failure');
     expect(value('StateDirectory')).toBe('nexus');

@@ -1,4 +1,5 @@
-import { Ollama, type AbortableAsyncIterator, type ChatResponse, type ProgressResponse } from 'ollama';
+import type * as OllamaLibrary from 'ollama';
+import type { AbortableAsyncIterator, ChatResponse, Ollama, ProgressResponse } from 'ollama';
 import { z } from 'zod';
 
 /**
@@ -101,6 +102,14 @@ function fetchWithHeaderDeadline(timeoutMs: number, onTimeout: () => void): type
   };
 }
 
+/**
+ * The library loads with the first call, not at start-up: its Node entry imports a browser fetch
+ * polyfill (whatwg-fetch) whose check for a global fetch has Node load its own fetch
+ * implementation, so a hub whose owner never uses Ollama would carry both at idle.
+ */
+let library: Promise<typeof OllamaLibrary> | undefined;
+const loadLibrary = () => (library ??= import('ollama'));
+
 export function createOllamaClient(opts: { baseUrl: string; timeoutMs?: number }) {
   const base = opts.baseUrl.replace(/\/+$/, '');
   const defaultTimeoutMs = opts.timeoutMs ?? 2000;
@@ -122,11 +131,11 @@ export function createOllamaClient(opts: { baseUrl: string; timeoutMs?: number }
   /** Runs one library call with its own deadline and maps what goes wrong. */
   async function call<T>(timeoutMs: number, run: (client: Ollama) => Promise<T>): Promise<T> {
     let timedOut = false;
-    const client = new Ollama({
-      host: base,
-      fetch: fetchWithHeaderDeadline(timeoutMs, () => (timedOut = true)),
-    });
     try {
+      const client = new (await loadLibrary()).Ollama({
+        host: base,
+        fetch: fetchWithHeaderDeadline(timeoutMs, () => (timedOut = true)),
+      });
       return await run(client);
     } catch (err) {
       throw translate(err, timedOut, timeoutMs);

@@ -1,4 +1,3 @@
-import { EventSourceParserStream } from 'eventsource-parser/stream';
 import { z } from 'zod';
 
 /**
@@ -129,6 +128,8 @@ export function createOpenAiCompatibleClient(opts: {
       messages: { role: string; content: string }[];
       timeoutMs: number;
     }): Promise<AbortableStream<OpenAiChatChunk>> {
+      // The server-sent events parser loads with the first streamed chat, not at start-up.
+      const { EventSourceParserStream } = await import('eventsource-parser/stream');
       const controller = new AbortController();
       const res = await send(
         '/chat/completions',

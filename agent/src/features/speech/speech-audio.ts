@@ -1,4 +1,3 @@
-import wavefile from 'wavefile';
 import {
   TARGET_SAMPLE_RATE,
   decodeWav,
@@ -6,6 +5,7 @@ import {
   encodeWav16,
   resampleTo16kMono,
   trimSilence,
+  wavefile,
 } from '../../lib/audio/index.js';
 import type { PcmAudio } from '../../adapters/wyoming.js';
 
@@ -60,7 +60,7 @@ export function pcmToWav(audio: PcmAudio): Buffer {
   if (!bitDepth) throw new Error(`Unsupported sample width ${audio.width}`);
   const frameBytes = audio.width * audio.channels;
   const pcm = audio.pcm.subarray(0, audio.pcm.length - (audio.pcm.length % frameBytes));
-  const file = new wavefile.WaveFile();
+  const file = new (wavefile().WaveFile)();
   // wavefile reads the samples from its own typed arrays; 16-bit (every Wyoming TTS voice) is the
   // fast path, other widths go through its generic packer.
   const samples =

@@ -1,5 +1,13 @@
-import wavefile from 'wavefile';
+import type WaveFileLibrary from 'wavefile';
 import { HttpError } from '../http-error.js';
+import { lazyRequire } from '../lazy-require.js';
+
+/**
+ * The wavefile library, loaded with the first WAV file read or written rather than at start-up:
+ * an idle hub handles no audio. The one place that names the package (speech-audio.ts uses it too).
+ */
+export const wavefile = lazyRequire<typeof WaveFileLibrary>('wavefile');
+type WaveFile = InstanceType<typeof WaveFileLibrary.WaveFile>;
 
 /** A decoded WAV file: its format as stored, and its audio mixed down to one channel in [-1, 1]. */
 export interface DecodedAudio {
@@ -46,9 +54,9 @@ export function decodeWav(buffer: Uint8Array): DecodedAudio {
   if (!looksLikeWav(buffer)) {
     throw new HttpError(415, 'Not a WAV file: send PCM WAV audio (Content-Type audio/wav)');
   }
-  let wav: InstanceType<typeof wavefile.WaveFile>;
+  let wav: WaveFile;
   try {
-    wav = new wavefile.WaveFile(buffer);
+    wav = new (wavefile().WaveFile)(buffer);
   } catch (error) {
     throw new HttpError(400, `Corrupt WAV file: ${(error as Error).message}`);
   }
@@ -94,7 +102,7 @@ function encodingOf(fmt: FmtChunk): DecodedAudio['encoding'] | undefined {
 }
 
 function mixdown(
-  wav: InstanceType<typeof wavefile.WaveFile>,
+  wav: WaveFile,
   encoding: DecodedAudio['encoding'],
   channels: number,
   bitsPerSample: number,
@@ -153,7 +161,7 @@ function sampleReader(
   }
 }
 
-function interleavedReader(wav: InstanceType<typeof wavefile.WaveFile>): Reader {
+function interleavedReader(wav: WaveFile): Reader {
   let interleaved: Float64Array;
   try {
     interleaved = wav.getSamples(true);
@@ -174,7 +182,7 @@ export function encodeWav16(samples: Float32Array, sampleRate = 16_000): Buffer 
     const value = Math.max(-1, Math.min(1, samples[i]!));
     pcm[i] = value < 0 ? Math.round(value * 32768) : Math.round(value * 32767);
   }
-  const wav = new wavefile.WaveFile();
+  const wav = new (wavefile().WaveFile)();
   wav.fromScratch(1, sampleRate, '16', pcm);
   const bytes = wav.toBuffer();
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
