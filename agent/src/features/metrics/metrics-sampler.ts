@@ -12,7 +12,7 @@ import { countsTowardTraffic, pickCpuTemperature } from '../../adapters/system-i
 import { inBackground } from '../../lib/background.js';
 import type { Logger } from '../../lib/logger.js';
 import { MinuteAggregator } from './aggregate.js';
-import { RingBuffer } from './ring-buffer.js';
+import { SampleHistory } from './sample-history.js';
 
 export const SAMPLE_INTERVAL_MS = 1000;
 /** Disk usage changes slowly and `df` starts a process: read it every 30 s. */
@@ -63,8 +63,8 @@ export function createMetricsSampler(opts: {
 }) {
   const { info, log } = opts;
   const now = opts.now ?? Date.now;
-  const seconds = new RingBuffer<MetricSample>(METRIC_WINDOW_CAPACITY['1h']);
-  const minutes = new RingBuffer<MetricSample>(METRIC_WINDOW_CAPACITY['24h']);
+  const seconds = new SampleHistory(METRIC_WINDOW_CAPACITY['1h']);
+  const minutes = new SampleHistory(METRIC_WINDOW_CAPACITY['24h']);
   const aggregator = new MinuteAggregator();
   const listeners = new Set<(sample: MetricSample) => void>();
   const startedAt = now();
@@ -277,8 +277,8 @@ export function createMetricsSampler(opts: {
     },
 
     series(window: MetricWindow, since?: number): MetricSample[] {
-      const ring = window === '1h' ? seconds : minutes;
-      return since === undefined ? ring.toArray() : ring.takeLastWhile((s) => s.t > since);
+      const history = window === '1h' ? seconds : minutes;
+      return since === undefined ? history.toArray() : history.since(since);
     },
 
     /** Called with every new sample; returns the unsubscribe function. */
