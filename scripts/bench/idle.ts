@@ -4,7 +4,7 @@
  *
  *   npx tsx scripts/bench/idle.ts [--seconds 60] [--settle-seconds 20] [--only agent] [--no-build]
  *                                 [--base <another checkout, built>] [--node-flags "<flags>"]
- *                                 [--node-args "<flags>"]
+ *                                 [--node-args "<flags>"] [--together]
  *
  * Builds and starts the real agent as the appliance does (production settings, the memory settings
  * of systemd/nexus-agent.service, loopback only, no Docker engine) on a fresh
@@ -40,6 +40,9 @@ const { values } = parseArgs({
     // Another checkout of the repository, built (`npx tsc -b agent` there), measured first: a before
     // and after in one run.
     base: { type: 'string' },
+    // With --base: both agents started and measured at the same time, under the same load (the
+    // machine is shared; one after the other, the load and V8's first mark-compact move RSS by MBs).
+    together: { type: 'boolean', default: false },
     // NODE_OPTIONS instead of the appliance's (trying V8 settings): --node-flags="--max-semi-space-size=1".
     'node-flags': { type: 'string' },
     // node's command-line flags instead of the appliance's ExecStart ones (V8 flags NODE_OPTIONS
@@ -369,12 +372,22 @@ async function main() {
     execFileSync('npm', ['run', 'build', '-w', 'agent'], { cwd: repoRoot, stdio: 'inherit' });
   const load = [os.loadavg()];
   const rows: Row[] = [];
-  if (values.base) {
+  if (values.base && values.together) {
     const base = path.resolve(values.base);
-    rows.push(await agentRow(`nexus agent, ${path.basename(base)}`, base));
-    load.push(os.loadavg());
+    rows.push(
+      ...(await Promise.all([
+        agentRow(`nexus agent, ${path.basename(base)}`, base),
+        agentRow('nexus agent', repoRoot),
+      ])),
+    );
+  } else {
+    if (values.base) {
+      const base = path.resolve(values.base);
+      rows.push(await agentRow(`nexus agent, ${path.basename(base)}`, base));
+      load.push(os.loadavg());
+    }
+    rows.push(await agentRow('nexus agent', repoRoot));
   }
-  rows.push(await agentRow('nexus agent', repoRoot));
   if (values.only !== 'agent') {
     load.push(os.loadavg());
     rows.push(await netdataRow());
@@ -396,7 +409,11 @@ async function main() {
       );
   }
   say(`load average (1 min) at each start and at the end: ${load.map((l) => l[0]!.toFixed(2)).join(', ')}`);
-  say('The machine is shared: the rows ran one after another under whatever load it had.');
+  say(
+    values.together
+      ? 'The two agents ran at the same time; the other rows one after another, under whatever load the shared machine had.'
+      : 'The machine is shared: the rows ran one after another under whatever load it had.',
+  );
 }
 
 await main();
