@@ -91,6 +91,7 @@ describe('an idle hub', () => {
     '@peculiar/x509', // making a certificate
     'reflect-metadata',
     'dockerode', // the first Docker Engine call
+    'home-assistant-js-websocket', // connecting Home Assistant
   ];
 
   it('loads none of the packages only a feature in use needs', async () => {

@@ -1,16 +1,10 @@
-import {
-  ERR_CANNOT_CONNECT,
-  ERR_CONNECTION_LOST,
-  ERR_INVALID_AUTH,
-  callService,
-  createConnection,
-  getConfig,
-  getStates,
-  type Connection,
-  type HaWebSocket,
-  type HassConfig,
-  type HassEntity,
-  type StateChangedEvent,
+import type * as HawsLibrary from 'home-assistant-js-websocket';
+import type {
+  Connection,
+  HaWebSocket,
+  HassConfig,
+  HassEntity,
+  StateChangedEvent,
 } from 'home-assistant-js-websocket';
 import WebSocket from 'ws';
 import { HttpError } from '../lib/http-error.js';
@@ -250,7 +244,15 @@ interface SocketOutcome {
  * WebSocket API, and resolves with the authenticated socket. It rejects with the library's error
  * codes, because the library's reconnect logic compares against them.
  */
-function socketFactory(target: HaTarget, timeoutMs: number, outcome: SocketOutcome) {
+type Haws = typeof HawsLibrary;
+/**
+ * The library loads with the first connection, not at start-up: a hub whose owner has not
+ * connected Home Assistant does not carry it.
+ */
+let library: Promise<Haws> | undefined;
+const loadLibrary = () => (library ??= import('home-assistant-js-websocket'));
+
+function socketFactory(target: HaTarget, timeoutMs: number, outcome: SocketOutcome, haws: Haws) {
   const url = websocketUrl(target.url);
   return () =>
     new Promise<HaWebSocket>((resolve, reject) => {
@@ -272,7 +274,7 @@ function socketFactory(target: HaTarget, timeoutMs: number, outcome: SocketOutco
         reject(code);
       };
       const timer = setTimeout(
-        () => finish(ERR_CANNOT_CONNECT, `no answer within ${Math.round(timeoutMs / 1000)} s`),
+        () => finish(haws.ERR_CANNOT_CONNECT, `no answer within ${Math.round(timeoutMs / 1000)} s`),
         timeoutMs,
       );
       const onMessage = (raw: WebSocket.RawData) => {
@@ -280,13 +282,13 @@ function socketFactory(target: HaTarget, timeoutMs: number, outcome: SocketOutco
         try {
           message = JSON.parse(raw.toString());
         } catch {
-          finish(ERR_CANNOT_CONNECT, 'the server does not speak the Home Assistant WebSocket API');
+          finish(haws.ERR_CANNOT_CONNECT, 'the server does not speak the Home Assistant WebSocket API');
           return;
         }
         if (message.type === 'auth_required') {
           socket.send(JSON.stringify({ type: 'auth', access_token: target.token }));
         } else if (message.type === 'auth_invalid') {
-          finish(ERR_INVALID_AUTH, message.message ?? 'auth_invalid');
+          finish(haws.ERR_INVALID_AUTH, message.message ?? 'auth_invalid');
         } else if (message.type === 'auth_ok') {
           const version = message.ha_version ?? 'unknown';
           (socket as unknown as HaWebSocket).haVersion = version;
@@ -299,7 +301,8 @@ function socketFactory(target: HaTarget, timeoutMs: number, outcome: SocketOutco
           finish(null);
         }
       };
-      const onClose = () => finish(ERR_CANNOT_CONNECT, outcome.lastFailure ?? 'the connection was closed');
+      const onClose = () =>
+        finish(haws.ERR_CANNOT_CONNECT, outcome.lastFailure ?? 'the connection was closed');
       socket.on('message', onMessage);
       socket.on('close', onClose);
       // ws throws on an 'error' without a listener; every error is followed by 'close'.
@@ -324,16 +327,16 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 }
 
 /** Turns what the library rejects with (error codes, HA's `{code, message}`) into a HomeAssistantError. */
-function fromLibraryError(error: unknown, what: string): HomeAssistantError {
+function fromLibraryError(error: unknown, what: string, haws: Haws): HomeAssistantError {
   if (error instanceof HomeAssistantError) return error;
-  if (error === ERR_CONNECTION_LOST || error === ERR_CANNOT_CONNECT) {
+  if (error === haws.ERR_CONNECTION_LOST || error === haws.ERR_CANNOT_CONNECT) {
     return new HomeAssistantError('unreachable', `Lost the connection to Home Assistant during ${what}`);
   }
-  if (error === ERR_INVALID_AUTH) return new HomeAssistantError('auth_invalid', TOKEN_REJECTED_MESSAGE);
+  if (error === haws.ERR_INVALID_AUTH) return new HomeAssistantError('auth_invalid', TOKEN_REJECTED_MESSAGE);
   if (error && typeof error === 'object') {
     const e = error as { code?: unknown; message?: unknown; error?: { code?: unknown; message?: unknown } };
     const inner = e.error ?? e;
-    if (inner.code === ERR_CONNECTION_LOST) {
+    if (inner.code === haws.ERR_CONNECTION_LOST) {
       return new HomeAssistantError('unreachable', `Lost the connection to Home Assistant during ${what}`);
     }
     if (typeof inner.message === 'string') {
@@ -363,6 +366,7 @@ class LibrarySession implements HaSession {
   constructor(
     private readonly conn: Connection,
     private readonly requestTimeoutMs: number,
+    private readonly haws: Haws,
   ) {}
 
   get haVersion() {
@@ -379,7 +383,7 @@ class LibrarySession implements HaSession {
   }
   onAuthRejected(listener: () => void) {
     this.conn.addEventListener('reconnect-error', (_conn, code) => {
-      if (code === ERR_INVALID_AUTH) listener();
+      if (code === this.haws.ERR_INVALID_AUTH) listener();
     });
   }
 
@@ -396,10 +400,10 @@ class LibrarySession implements HaSession {
     );
   }
   getStates() {
-    return this.command(getStates(this.conn), 'get_states');
+    return this.command(this.haws.getStates(this.conn), 'get_states');
   }
   getConfig() {
-    return this.command(getConfig(this.conn), 'get_config');
+    return this.command(this.haws.getConfig(this.conn), 'get_config');
   }
   getServices() {
     return this.send<Record<string, Record<string, unknown>>>('get_services');
@@ -449,7 +453,7 @@ class LibrarySession implements HaSession {
     target: { entity_id?: string | string[] },
   ) {
     const result = (await this.command(
-      callService(this.conn, domain, service, serviceData, target.entity_id ? target : undefined),
+      this.haws.callService(this.conn, domain, service, serviceData, target.entity_id ? target : undefined),
       `${domain}.${service}`,
     )) as { context?: { id: string } } | null;
     return { context: result?.context ?? null };
@@ -481,14 +485,14 @@ class LibrarySession implements HaSession {
     try {
       return run();
     } catch (error) {
-      return Promise.reject(fromLibraryError(error, what));
+      return Promise.reject(fromLibraryError(error, what, this.haws));
     }
   }
   private async command<T>(promise: Promise<T>, what: string): Promise<T> {
     try {
       return await withTimeout(promise, this.requestTimeoutMs, what);
     } catch (error) {
-      throw fromLibraryError(error, what);
+      throw fromLibraryError(error, what, this.haws);
     }
   }
 }
@@ -552,13 +556,15 @@ export function createHomeAssistantAdapter(opts: HomeAssistantAdapterOptions = {
 
   return {
     async connect(target) {
+      const haws = await loadLibrary();
       const outcome: SocketOutcome = { lastFailure: null };
-      const createSocket = socketFactory(target, connectTimeoutMs, outcome);
+      const createSocket = socketFactory(target, connectTimeoutMs, outcome, haws);
       try {
-        const conn = await createConnection({ createSocket, setupRetry: 0 });
-        return new LibrarySession(conn, requestTimeoutMs);
+        const conn = await haws.createConnection({ createSocket, setupRetry: 0 });
+        return new LibrarySession(conn, requestTimeoutMs, haws);
       } catch (error) {
-        if (error === ERR_INVALID_AUTH) throw new HomeAssistantError('auth_invalid', TOKEN_REJECTED_MESSAGE);
+        if (error === haws.ERR_INVALID_AUTH)
+          throw new HomeAssistantError('auth_invalid', TOKEN_REJECTED_MESSAGE);
         throw new HomeAssistantError(
           'unreachable',
           `Home Assistant is not reachable${outcome.lastFailure ? ` (${outcome.lastFailure})` : ''}`,
