@@ -1,6 +1,7 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { Switch } from 'wouter';
+import { authUserQueryOptions } from '@/data/auth-session';
 import { useAuth } from '@/features/auth/auth-provider';
 import { SetupGate } from '@/features/setup/components/setup-gate';
 import { TopBar } from './layout/top-bar';
@@ -30,6 +31,25 @@ const preloadSignedInRoutes = () =>
 const LazySignedInRoutes = lazy(async () => ({
   default: (await preloadSignedInRoutes()).SignedInRoutes,
 }));
+
+/**
+ * Called by the entry before React's first render (issue 26): once the session check (preloaded by
+ * index.html) says someone is signed in, the console's frame, the screen's code and the screen's
+ * first reads for the address opened are all asked for at once, rather than during React's first
+ * render and after the frame's and the screen's code have run. The screen then renders with its
+ * data already in the cache. Only a route's literal paths are matched here; a path with parameters
+ * is left to the router's render, as is everything when the check fails (the app reports it).
+ */
+export async function startFirstScreen(client: QueryClient, path: string): Promise<void> {
+  const user = await client.fetchQuery(authUserQueryOptions()).catch(() => null);
+  if (!user) return;
+  const route = signedInRoutes.find((r) => r.paths.includes(path));
+  if (!route) return;
+  // A failed load is reported when the frame renders (its error boundary), not here.
+  preloadSignedInRoutes().catch(() => undefined);
+  route.screen.preload?.();
+  route.screen.prefetch?.(client);
+}
 
 function SignedInRoutes() {
   const client = useQueryClient();

@@ -1,4 +1,4 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useAuth } from '@/features/auth';
 import { haHealthQueryOptions } from '@/data/ha-patterns';
 import { healthQueryOptions } from '@/data/health';
@@ -18,23 +18,6 @@ import { SubscriptionCard } from './subscription-card';
 import { SystemHealthCard } from './system-health-card';
 import { VpnCard } from './vpn-card';
 import { pageContainer } from '@/components/page-container';
-
-/**
- * The dashboard's reads, asked for by the router as soon as a signed-in visit to / or /dashboard
- * is known (app/screen.tsx `prefetch`): the figures arrive while the frame renders (issue 26).
- */
-export async function prefetchDashboard(client: QueryClient): Promise<void> {
-  await Promise.all([
-    client.prefetchQuery(subscriptionStatusQueryOptions(true)),
-    client.prefetchQuery(nexusStatusQueryOptions(true)),
-    client.prefetchQuery(satellitesQueryOptions(true)),
-    client.prefetchQuery(llmPipelineStatusQueryOptions(true)),
-    client.prefetchQuery(vpnStatusQueryOptions(true)),
-    client.prefetchQuery(systemUptimeQueryOptions(true)),
-    client.prefetchQuery(haHealthQueryOptions(true)),
-    client.prefetchQuery(healthQueryOptions(true)),
-  ]);
-}
 
 /** Spec §2 "Dashboard" (/ and /dashboard), with the states of §4 and the polling of §7. */
 export function DashboardPage() {
