@@ -3,9 +3,9 @@ import { haHealthQueryOptions } from '@/data/ha-patterns';
 import { healthQueryOptions } from '@/data/health';
 import { llmPipelineStatusQueryOptions } from '@/data/llm-status';
 import { nexusStatusQueryOptions, systemUptimeQueryOptions } from '@/data/metrics';
-import { satellitesQueryOptions } from '@/data/satellites';
-import { subscriptionStatusQueryOptions } from '@/data/subscription';
-import { vpnStatusQueryOptions } from '@/data/vpn';
+import { satellitesQueryOptions } from '@/data/satellite-list';
+import { subscriptionStatusQueryOptions } from '@/data/subscription-status';
+import { vpnStatusQueryOptions } from '@/data/vpn-status';
 
 /**
  * The dashboard's reads, asked for as soon as a signed-in visit to / or /dashboard is known: by the
