@@ -31,7 +31,7 @@ const app = (
  */
 async function start(root: HTMLElement) {
   // A signed-in owner's screen: its code and first reads start now, before React renders.
-  void startFirstScreen(queryClient, window.location.pathname);
+  const firstScreen = startFirstScreen(queryClient, window.location.pathname);
   const prerendered = isPrerenderedPage(root);
   const visitor =
     prerendered &&
@@ -45,6 +45,10 @@ async function start(root: HTMLElement) {
     hydrateRoot(root, app);
     return;
   }
+  // React's first render waits until the first screen's reads are asked for (the session answer
+  // and the reads' small module): rendering first would hold the main thread, and so the reads,
+  // back by a whole render of the page (issue 26).
+  await firstScreen;
   if (prerendered) {
     root.replaceChildren();
     markPageLive(root);
