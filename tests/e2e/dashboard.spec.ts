@@ -208,6 +208,37 @@ test.describe('a fresh hub', () => {
     }
   });
 
+  test('a read refused or mis-shaped as the page opens is its card’s to report, and Try again asks afresh', async ({
+    page,
+  }) => {
+    // The dashboard's reads start before the page has rendered (issue 26); a failure then must
+    // still reach the card, and an answer that is not the contract's shape is refused, not shown.
+    // What the hub answers now; a poll in between gets the same answer as the request the test makes.
+    let answer: 'refused' | 'mis-shaped' | 'real' = 'refused';
+    await page.route('**/api/nexus/status', async (route) => {
+      if (answer === 'refused') return route.fulfill({ status: 502, json: { message: 'The hub is busy' } });
+      if (answer === 'mis-shaped') {
+        return route.fulfill({ json: { status: 'online', systemLoad: 'lots', memoryUsage: 40 } });
+      }
+      return route.continue();
+    });
+    await signUp(page.request);
+    await page.goto('/dashboard');
+    const nexus = card(page, 'Nexus');
+    await expect(nexus.getByRole('alert')).toContainText('The hub is busy');
+    await expect(nexus.locator('[data-metric="Memory"]')).toHaveCount(0);
+
+    answer = 'mis-shaped';
+    await nexus.getByRole('button', { name: 'Try again' }).click();
+    await expect(nexus.getByRole('alert')).toContainText('Unexpected answer from the hub: systemLoad');
+    await expect(nexus.locator('[data-metric="Memory"]')).toHaveCount(0);
+
+    answer = 'real';
+    await nexus.getByRole('button', { name: 'Try again' }).click();
+    await expect(nexus.locator('[data-metric="Memory"]')).toHaveText(/^\d+%$/);
+    await expect(nexus.getByRole('alert')).toHaveCount(0);
+  });
+
   test('the clock moves every second', async ({ page }) => {
     await page.clock.install({ time: new Date('2030-03-04T05:06:07.250Z') });
     await signUp(page.request);

@@ -5,6 +5,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { isSignedOut } from './data/auth-session';
 import { isSetUp } from './data/setup-status';
+import { startFirstScreen } from './app/router';
 import { isPrerenderedPage, markPageLive } from './lib/prerendered-page';
 import { queryClient } from './lib/query-client';
 import { registerServiceWorker } from './lib/service-worker';
@@ -29,6 +30,8 @@ const app = (
  * renders afresh in its place, as on every other page.
  */
 async function start(root: HTMLElement) {
+  // A signed-in owner's screen: its code and first reads start now, before React renders.
+  const firstScreen = startFirstScreen(queryClient, window.location.pathname);
   const prerendered = isPrerenderedPage(root);
   const visitor =
     prerendered &&
@@ -42,6 +45,10 @@ async function start(root: HTMLElement) {
     hydrateRoot(root, app);
     return;
   }
+  // React's first render waits until the first screen's reads are asked for (the session answer
+  // and the reads' small module): rendering first would hold the main thread, and so the reads,
+  // back by a whole render of the page (issue 26).
+  await firstScreen;
   if (prerendered) {
     root.replaceChildren();
     markPageLive(root);

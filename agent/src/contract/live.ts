@@ -5,7 +5,7 @@ import type { MetricSample } from './system.js';
  * The live channel: one WebSocket per browser tab at `GET /api/live`, signed in by the session
  * cookie. The client subscribes to topics; the agent pushes `event` messages on them.
  */
-export const LIVE_PATH = '/api/live';
+export { LIVE_CLOSE_CODES, LIVE_PATH, LIVE_RECONNECT_BACKOFF_MS } from './live-constants.js';
 
 /** A topic: dot-separated words, e.g. `metrics`, `docker.logs.<id>`, `ha.entities`. */
 export const liveTopicSchema = z
@@ -35,12 +35,3 @@ export type LiveServerMessage = z.infer<typeof liveServerMessageSchema>;
 export interface LiveTopicData {
   metrics: MetricSample;
 }
-
-/** Close codes the agent uses beyond the standard ones. */
-export const LIVE_CLOSE_CODES = {
-  /** The session ended (signed out or expired) while the socket was open. */
-  sessionEnded: 4401,
-} as const;
-
-/** A browser should reconnect with this back-off: doubling from the first value, capped at the second. */
-export const LIVE_RECONNECT_BACKOFF_MS = { initial: 1_000, max: 30_000 } as const;

@@ -1,6 +1,21 @@
 import { z } from 'zod';
+import {
+  DELIVERY_STATES,
+  NOTIFICATION_CATEGORIES,
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_LEVELS,
+} from './notification-constants.js';
 
-export const NOTIFICATION_LEVELS = ['info', 'success', 'warning', 'error'] as const;
+export {
+  DELIVERY_STATES,
+  NOTIFICATION_CATEGORIES,
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_LEVELS,
+  NOTIFICATIONS_BROADCAST_TOPIC,
+  NOTIFICATIONS_TOPIC,
+  notificationsUserTopic,
+} from './notification-constants.js';
+
 export const notificationLevelSchema = z.enum(NOTIFICATION_LEVELS);
 export type NotificationLevel = z.infer<typeof notificationLevelSchema>;
 
@@ -17,27 +32,12 @@ export const notificationLinkSchema = z
  * What a notification is about (issue 19): each category has per-user channel preferences and a
  * console screen that fixes it.
  */
-export const NOTIFICATION_CATEGORIES = [
-  'containers',
-  'home-assistant',
-  'llm',
-  'satellites',
-  'flows',
-  'system',
-  'vpn',
-  'subscription',
-  'security',
-  'backups',
-] as const;
 export const notificationCategorySchema = z.enum(NOTIFICATION_CATEGORIES);
 export type NotificationCategory = z.infer<typeof notificationCategorySchema>;
 
-/** Channels beyond the console (which always shows every notification). */
-export const NOTIFICATION_CHANNELS = ['email', 'homeAssistant', 'ntfy', 'webhook'] as const;
 export const notificationChannelSchema = z.enum(NOTIFICATION_CHANNELS);
 export type NotificationChannel = z.infer<typeof notificationChannelSchema>;
 
-export const DELIVERY_STATES = ['pending', 'sent', 'failed'] as const;
 /** One channel's attempt to carry a notification out of the hub. */
 export const notificationDeliverySchema = z.object({
   channel: notificationChannelSchema,
@@ -118,15 +118,6 @@ export const newNotificationSchema = z.object({
   link: notificationLinkSchema.nullish(),
 });
 export type NewNotification = z.input<typeof newNotificationSchema>;
-
-/**
- * Live topics (GET /api/live): a new notification is pushed as a `Notification` on
- * `notifications.all` when it is for every account, and on `notifications.user.<id>` when it is
- * for one; a browser may subscribe to the first and to its own user's topic only.
- */
-export const NOTIFICATIONS_TOPIC = 'notifications';
-export const NOTIFICATIONS_BROADCAST_TOPIC = `${NOTIFICATIONS_TOPIC}.all`;
-export const notificationsUserTopic = (userId: number) => `${NOTIFICATIONS_TOPIC}.user.${userId}`;
 
 // ---- Preferences and channels (issue 19) ----------------------------------------------------
 

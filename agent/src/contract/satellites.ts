@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import { SATELLITE_SOURCES, WYOMING_CONNECTION_STATES } from './satellite-constants.js';
+
+export {
+  SATELLITE_SOURCES,
+  SATELLITE_SOURCE_LABELS,
+  WYOMING_CONNECTION_STATES,
+} from './satellite-constants.js';
 
 /**
  * Satellites: the voice endpoints around the home. They come from three sources, merged into one
@@ -7,14 +14,8 @@ import { z } from 'zod';
  * token-and-heartbeat API (the "Nexus satellite API").
  */
 
-export const SATELLITE_SOURCES = ['home-assistant', 'wyoming', 'nexus'] as const;
 export const satelliteSourceSchema = z.enum(SATELLITE_SOURCES);
 export type SatelliteSource = z.infer<typeof satelliteSourceSchema>;
-export const SATELLITE_SOURCE_LABELS: Record<SatelliteSource, string> = {
-  'home-assistant': 'Home Assistant',
-  wyoming: 'Wyoming',
-  nexus: 'Nexus satellite API',
-};
 
 /** A Nexus-API satellite that has not sent a heartbeat for this long is offline. */
 export const SATELLITE_OFFLINE_AFTER_MS = 60_000;
@@ -101,8 +102,6 @@ export const NO_SATELLITE_CONTROLS: SatelliteControls = {
 };
 
 // ---- the list item ----------------------------------------------------------------------------
-
-export const WYOMING_CONNECTION_STATES = ['connecting', 'connected', 'disconnected'] as const;
 
 /** Spec §3 "Satellite device list item", with the source and what each source adds. */
 export const satelliteSchema = z.object({

@@ -22,3 +22,15 @@ export const HA_RESPONSE_OK_MS = 500;
 export const SIGNAL_STRENGTH_GOOD_BELOW_ABS_DBM = 60;
 /** Spec §9: past this share of the free plan's monthly AI messages, the upgrade to Pro is offered. */
 export const USAGE_WARNING_RATIO = 0.8;
+
+/** Spec §7: how often the dashboard polls each endpoint. */
+export const POLL_INTERVALS_MS = {
+  nexusStatus: 10_000,
+  satellites: 15_000,
+  llmPipelineStatus: 5_000,
+  vpnStatus: 15_000,
+  systemUptime: 60_000,
+  haHealth: 10_000,
+} as const;
+
+export const VPN_PROVIDERS = ['wireguard', 'tailscale', 'none'] as const;

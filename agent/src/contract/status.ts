@@ -9,22 +9,15 @@ export {
   HA_RESPONSE_OK_MS,
   LLM_CARD_MODEL_COUNT,
   VPN_LATENCY_WARNING_MS,
+  POLL_INTERVALS_MS,
+  VPN_PROVIDERS,
 } from './status-constants.js';
+import { VPN_PROVIDERS } from './status-constants.js';
 
 /**
  * The dashboard's status endpoints (spec §3 and §7). Field names are the spec's; anything beyond
  * them is an addition the dashboard may show but must not depend on.
  */
-
-/** Spec §7: how often the dashboard polls each endpoint. */
-export const POLL_INTERVALS_MS = {
-  nexusStatus: 10_000,
-  satellites: 15_000,
-  llmPipelineStatus: 5_000,
-  vpnStatus: 15_000,
-  systemUptime: 60_000,
-  haHealth: 10_000,
-} as const;
 
 /** Spec §3 "Nexus status". */
 export const nexusStatusSchema = z.object({
@@ -95,7 +88,6 @@ export const llmPipelineStatusSchema = z.object({
 });
 export type LlmPipelineStatus = z.infer<typeof llmPipelineStatusSchema>;
 
-export const VPN_PROVIDERS = ['wireguard', 'tailscale', 'none'] as const;
 export const vpnProviderSchema = z.enum(VPN_PROVIDERS);
 export type VpnProvider = z.infer<typeof vpnProviderSchema>;
 

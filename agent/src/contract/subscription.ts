@@ -1,14 +1,23 @@
 import { z } from 'zod';
+import { MODEL_CLASSES, PLAN_IDS, SUBSCRIPTION_STATUSES, UNLIMITED } from './subscription-constants.js';
 
-export const PLAN_IDS = ['free', 'pro', 'max'] as const;
+export {
+  LICENCE_REFUSALS,
+  MODEL_CLASSES,
+  PLAN_IDS,
+  PLANS,
+  SUBSCRIPTION_STATUSES,
+  TRIAL_DAYS,
+  TRIAL_PLAN,
+  UNLIMITED,
+  type LicenceRefusal,
+  type Plan,
+} from './subscription-constants.js';
+
 export const planIdSchema = z.enum(PLAN_IDS);
 export type PlanId = z.infer<typeof planIdSchema>;
 
-export const UNLIMITED = 'unlimited' as const;
 const countOrUnlimited = z.union([z.number().int().nonnegative(), z.literal(UNLIMITED)]);
-
-/** Model classes a plan may use: local runs on the hub (Ollama), cloud goes to a cloud LLM provider. */
-export const MODEL_CLASSES = ['local', 'cloud'] as const;
 
 /** Spec §3 "Subscription status" limits, plus how many models may be configured at once. */
 export const planLimitsSchema = z.object({
@@ -21,85 +30,7 @@ export const planLimitsSchema = z.object({
 });
 export type PlanLimits = z.infer<typeof planLimitsSchema>;
 
-export interface Plan {
-  id: PlanId;
-  name: string;
-  /** US dollars per month (spec §9). */
-  priceUsd: number;
-  limits: PlanLimits;
-  /** What the pricing page lists for the plan. */
-  features: readonly string[];
-}
-
-/** Spec §9: Free $0, Pro $29, Max $79. The limits are the hub's; the pricing page shows this table. */
-export const PLANS: Record<PlanId, Plan> = {
-  free: {
-    id: 'free',
-    name: 'Free',
-    priceUsd: 0,
-    limits: {
-      // Issue 22: 100 messages a month answered by cloud models, one cloud request at a time;
-      // models on the hub itself are never limited.
-      aiMessages: 100,
-      aiModels: ['local', 'cloud'],
-      maxModels: 1,
-      parallelProcessing: false,
-      homeAssistantEntities: 50,
-      vpnAccess: false,
-    },
-    features: [
-      '100 cloud AI messages a month; the hub’s own model without limit',
-      'One model on the hub',
-      'Up to 50 Home Assistant entities for automations',
-    ],
-  },
-  pro: {
-    id: 'pro',
-    name: 'Pro',
-    priceUsd: 29,
-    limits: {
-      aiMessages: UNLIMITED,
-      aiModels: ['local', 'cloud'],
-      maxModels: 5,
-      parallelProcessing: true,
-      homeAssistantEntities: UNLIMITED,
-      vpnAccess: true,
-    },
-    features: [
-      'Unlimited AI messages',
-      'Up to 5 local and cloud models',
-      'Parallel processing',
-      'Unlimited Home Assistant entities',
-      'VPN access',
-    ],
-  },
-  max: {
-    id: 'max',
-    name: 'Max',
-    priceUsd: 79,
-    limits: {
-      aiMessages: UNLIMITED,
-      aiModels: ['local', 'cloud'],
-      maxModels: UNLIMITED,
-      parallelProcessing: true,
-      homeAssistantEntities: UNLIMITED,
-      vpnAccess: true,
-    },
-    features: [
-      'Everything in Pro',
-      'Unlimited models',
-      'Unlimited Home Assistant entities',
-      'VPN access with failover',
-    ],
-  },
-};
-
-/** A new hub starts this trial when it first starts. */
-export const TRIAL_PLAN: PlanId = 'pro';
-export const TRIAL_DAYS = 14;
 export { USAGE_WARNING_RATIO } from './status-constants.js';
-
-export const SUBSCRIPTION_STATUSES = ['trialing', 'active', 'expired'] as const;
 
 /** Spec §3 "Subscription status". */
 export const subscriptionStatusSchema = z.object({
@@ -168,16 +99,6 @@ export const activateLicenceInputSchema = z.strictObject({
   key: z.string().trim().min(1).max(MAX_LICENCE_KEY_LENGTH),
 });
 export type ActivateLicenceInput = z.infer<typeof activateLicenceInputSchema>;
-
-/** Why a key was refused: `details.reason` of the 400/422 answer. */
-export const LICENCE_REFUSALS = [
-  'malformed',
-  'bad-signature',
-  'another-hub',
-  'expired',
-  'not-yet-valid',
-] as const;
-export type LicenceRefusal = (typeof LICENCE_REFUSALS)[number];
 
 export const licenceRecordSchema = z.object({
   lid: z.string(),

@@ -8,6 +8,8 @@ import { screen, type ScreenDef } from './screen';
  * and every path that uses the key follows.
  */
 
+const loadDashboardReads = () => import('@/features/dashboard/prefetch');
+
 export const screens = {
   // Visitors (and everyone)
   landing: screen('Nexus Console', async () => (await import('@/features/landing/landing-page')).LandingPage),
@@ -40,9 +42,19 @@ export const screens = {
 
   // Signed in
   onboarding: screen('Onboarding', async () => (await import('@/features/onboarding')).OnboardingPage),
-  dashboard: screen('Dashboard', async () => (await import('@/features/dashboard')).DashboardPage, {
-    prefetch: async (client) => (await import('@/features/dashboard')).prefetchDashboard(client),
-  }),
+  dashboard: screen(
+    'Dashboard',
+    async () => {
+      // Its reads' module loads beside the cards' (preloading one preloads both), so the reads
+      // can start the moment the session is known, without waiting for the cards' code.
+      void loadDashboardReads().catch(() => undefined);
+      return (await import('@/features/dashboard')).DashboardPage;
+    },
+    {
+      // Asked for, not awaited: a failed read is the page's own query to report.
+      prefetch: async (client) => void (await loadDashboardReads()).prefetchDashboard(client),
+    },
+  ),
   connections: screen(
     'VPN Connections',
     async () => (await import('@/features/connections')).ConnectionsPage,

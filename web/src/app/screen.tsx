@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { lazy, type ComponentType } from 'react';
+import { lazy, useState, type ComponentType } from 'react';
 
 /** What every screen of the route table receives from the router. */
 export interface ScreenProps {
@@ -16,9 +16,28 @@ export interface ScreenDef {
   preload?: () => void;
   /**
    * Asks for the screen's first data, signed in, as soon as its route is known: while its code
-   * loads and the frame renders, rather than once the screen has rendered (issue 26).
+   * loads and the frame renders, rather than once the screen has rendered (issue 26). Resolves once
+   * the reads are asked for (not answered); never rejects.
    */
-  prefetch?: (client: QueryClient) => void;
+  prefetch?: (client: QueryClient) => Promise<void>;
+}
+
+/**
+ * A lazily loaded component that renders straight away when its code has already arrived (the
+ * entry preloads the first screen's: app/router.tsx startFirstScreen). React.lazy suspends on its
+ * first render even then, and every reveal after a fallback waits for React's throttle of
+ * Suspense reveals (up to 300 ms), so the first figures would paint later than their data
+ * (issue 26). Which of the two renders is chosen once per mount, so a screen never remounts.
+ */
+export function preloadedOrLazy<P extends object>(
+  Lazy: ComponentType<P>,
+  loaded: () => ComponentType<P> | undefined,
+): ComponentType<P> {
+  function PreloadedOrLazy(props: P) {
+    const [Component] = useState(() => loaded() ?? Lazy);
+    return <Component {...props} />;
+  }
+  return PreloadedOrLazy;
 }
 
 /**
@@ -28,19 +47,28 @@ export interface ScreenDef {
 export function screen(
   title: string,
   load: () => Promise<ComponentType<ScreenProps>>,
+  /** `prefetch` resolves once the reads are asked for (see ScreenDef). */
   options: { prefetch?: (client: QueryClient) => Promise<void> } = {},
 ): ScreenDef {
   let loading: Promise<ComponentType<ScreenProps>> | undefined;
-  const loadOnce = () => (loading ??= load());
+  let loaded: ComponentType<ScreenProps> | undefined;
+  const loadOnce = () =>
+    (loading ??= load().then((component) => {
+      loaded = component;
+      return component;
+    }));
   const { prefetch } = options;
   return {
     title,
-    Component: lazy(async () => ({ default: await loadOnce() })),
+    Component: preloadedOrLazy(
+      lazy(async () => ({ default: await loadOnce() })),
+      () => loaded,
+    ),
     built: true,
     // A failed load is reported when the screen renders (its error boundary), not here.
     preload: () => void loadOnce().catch(() => undefined),
     // A failed prefetch is the screen's own query to report when it renders.
-    prefetch: prefetch && ((client) => void prefetch(client).catch(() => undefined)),
+    prefetch: prefetch && ((client) => prefetch(client).catch(() => undefined)),
   };
 }
 

@@ -113,9 +113,14 @@ export function isExistingAccount(error: unknown): boolean {
  * ended behind the console's back (expired, signed out in another tab): checking the user again
  * signs the console out, which unmounts the screen and stops its polling.
  */
-export async function getParsed<T>(path: string, schema: { parse: (value: unknown) => T }): Promise<T> {
+export async function getParsed<T>(
+  path: string,
+  schema: { parse: (value: unknown) => T } | Shape<T>,
+): Promise<T> {
   try {
-    return schema.parse(await apiJson<unknown>('GET', path));
+    const answer = await apiJson<unknown>('GET', path);
+    // A zod schema, or one of lib/answer-shape's shapes (reads that must not wait for zod).
+    return typeof schema === 'function' ? parseShape(schema, answer) : schema.parse(answer);
   } catch (error) {
     if (error instanceof ApiRequestError && error.status === 401) {
       void queryClient.invalidateQueries({ queryKey: authUserQueryKey });

@@ -3,7 +3,6 @@ import {
   channelTestResultSchema,
   notificationChannelsSchema,
   notificationHaServicesSchema,
-  notificationListSchema,
   notificationPreferencesSchema,
   type MarkAllReadResult,
   type Notification,
@@ -11,24 +10,24 @@ import {
   type NotificationChannel,
   type NotificationChannelsInput,
   type NotificationLevel,
-  type NotificationList,
   type NotificationPreferencesInput,
 } from '@nexus/agent/contract';
+import { parseShape } from '@/lib/answer-shape';
 import { apiJson } from '@/lib/request';
+import {
+  NOTIFICATIONS_PATH,
+  PAGE_LIMIT,
+  notificationListShape,
+  notificationsRootKey,
+} from './notification-list';
 
-export const NOTIFICATIONS_PATH = '/api/notifications';
-/** The menu shows the latest few; the /notifications screen shows up to the agent's maximum. */
-export const MENU_LIMIT = 5;
-export const PAGE_LIMIT = 25;
-
-const rootKey = [NOTIFICATIONS_PATH] as const;
-
-export const notificationsQueryOptions = (limit: number) =>
-  queryOptions({
-    queryKey: [...rootKey, { limit }],
-    queryFn: async (): Promise<NotificationList> =>
-      notificationListSchema.parse(await apiJson('GET', `${NOTIFICATIONS_PATH}?limit=${limit}`)),
-  });
+export {
+  MENU_LIMIT,
+  NOTIFICATIONS_PATH,
+  PAGE_LIMIT,
+  invalidateNotifications,
+  notificationsQueryOptions,
+} from './notification-list';
 
 /** The /notifications screen's filters; '' is "any". */
 export interface NotificationFilters {
@@ -39,7 +38,7 @@ export interface NotificationFilters {
 
 export const notificationPagesQueryOptions = (filters: NotificationFilters) =>
   infiniteQueryOptions({
-    queryKey: [...rootKey, 'pages', filters],
+    queryKey: [...notificationsRootKey, 'pages', filters],
     initialPageParam: null as number | null,
     queryFn: async ({ pageParam }) => {
       const search = new URLSearchParams({ limit: String(PAGE_LIMIT) });
@@ -47,7 +46,7 @@ export const notificationPagesQueryOptions = (filters: NotificationFilters) =>
       if (filters.severity) search.set('severity', filters.severity);
       if (filters.state) search.set('unread', String(filters.state === 'unread'));
       if (pageParam) search.set('before', String(pageParam));
-      return notificationListSchema.parse(await apiJson('GET', `${NOTIFICATIONS_PATH}?${search}`));
+      return parseShape(notificationListShape, await apiJson('GET', `${NOTIFICATIONS_PATH}?${search}`));
     },
     // A full page may have more behind it: page on from its oldest id.
     getNextPageParam: (last) =>
@@ -58,7 +57,7 @@ export function useDeleteNotification() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => apiJson<void>('DELETE', `${NOTIFICATIONS_PATH}/${id}`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: rootKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: notificationsRootKey }),
   });
 }
 
@@ -117,7 +116,7 @@ export function useMarkRead() {
   return useMutation({
     mutationFn: (id: number) =>
       apiJson<{ notification: Notification }>('POST', `${NOTIFICATIONS_PATH}/${id}/read`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: rootKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: notificationsRootKey }),
   });
 }
 
@@ -125,12 +124,8 @@ export function useMarkAllRead() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => apiJson<MarkAllReadResult>('POST', `${NOTIFICATIONS_PATH}/read-all`),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: rootKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: notificationsRootKey }),
   });
-}
-
-export function invalidateNotifications(queryClient: ReturnType<typeof useQueryClient>) {
-  return queryClient.invalidateQueries({ queryKey: rootKey });
 }
 
 /** "3 minutes ago", in the browser's language. */

@@ -1,8 +1,6 @@
-import { useEffect, useRef } from 'react';
 import { queryOptions, useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import {
   POLL_INTERVALS_MS,
-  satelliteListSchema,
   satelliteSchema,
   satelliteSignalHistorySchema,
   satelliteSourceStatusListSchema,
@@ -14,38 +12,23 @@ import {
   type UpdateSatelliteInput,
 } from '@nexus/agent/contract';
 import { getParsed } from './auth-session';
-import { useLiveTopic, type LiveConnectionState } from '@/lib/live';
+import { SATELLITES_API, satelliteKeys } from './satellite-list';
 import { apiJson, apiRequest } from '@/lib/request';
 
-/**
- * The satellites feature's one data module: every path under /api/devices/satellite, every query
- * key and the live topic live here, so the fleet, the controls, the dashboard card and the FlowForge
- * builder never disagree about one.
- */
-export const SATELLITES_API = '/api/devices/satellite';
-/** The live channel's topic that carries the merged list whenever it changes. */
-export const SATELLITES_TOPIC = 'satellites';
+export {
+  SATELLITES_API,
+  SATELLITES_TOPIC,
+  satelliteKeys,
+  satellitesQueryOptions,
+  useSatellitesLive,
+} from './satellite-list';
 
 /**
- * Keys joined with '/' are the paths they fetch (spec §7). The list's key is the one the dashboard
- * and the FlowForge builder use, so a satellite added or renamed here shows there at once.
+ * The satellites feature's data module, with data/satellite-list.ts (the list the dashboard reads,
+ * without zod): every path under /api/devices/satellite, every query key and the live topic live
+ * in these two, so the fleet, the controls, the dashboard card and the FlowForge builder never
+ * disagree about one.
  */
-export const satelliteKeys = {
-  all: [SATELLITES_API] as const,
-  sources: () => [SATELLITES_API, 'sources'] as const,
-  one: (id: number) => [SATELLITES_API, String(id)] as const,
-  signal: (id: number) => [SATELLITES_API, String(id), 'signal'] as const,
-};
-
-/** The merged list (Home Assistant, Wyoming and Nexus-API satellites), polled as spec §7 says. */
-export const satellitesQueryOptions = (enabled = true) =>
-  queryOptions({
-    queryKey: satelliteKeys.all,
-    queryFn: () => getParsed(SATELLITES_API, satelliteListSchema),
-    // Spec §7: every 15 s. The live topic brings changes sooner while a satellite screen is open.
-    refetchInterval: POLL_INTERVALS_MS.satellites,
-    enabled,
-  });
 
 /** Whether each source could be read, and why not (e.g. Home Assistant not connected). */
 export const satelliteSourcesQueryOptions = () =>
@@ -79,36 +62,6 @@ function storeSatellite(client: QueryClient, satellite: Satellite) {
     list?.map((item) => (item.id === satellite.id ? satellite : item)),
   );
   client.setQueryData(satelliteKeys.one(satellite.id), satellite);
-}
-
-/**
- * Keeps the cached list (and the satellites open on screen) current from the `satellites` live
- * topic, which the agent publishes on every change of any source; after the socket comes back from
- * a drop the list is fetched again, since changes meanwhile were missed.
- */
-export function useSatellitesLive(enabled = true): { liveState: LiveConnectionState } {
-  const client = useQueryClient();
-  const { state } = useLiveTopic(SATELLITES_TOPIC, {
-    enabled,
-    onEvent: (raw) => {
-      const parsed = satelliteListSchema.safeParse(raw);
-      if (!parsed.success) return;
-      client.setQueryData(satelliteKeys.all, parsed.data);
-      for (const satellite of parsed.data) {
-        if (client.getQueryData(satelliteKeys.one(satellite.id))) {
-          client.setQueryData(satelliteKeys.one(satellite.id), satellite);
-        }
-      }
-    },
-  });
-  const previous = useRef<LiveConnectionState>(state);
-  useEffect(() => {
-    if (state === 'open' && previous.current === 'reconnecting') {
-      void client.invalidateQueries({ queryKey: satelliteKeys.all });
-    }
-    previous.current = state;
-  }, [state, client]);
-  return { liveState: state };
 }
 
 /** The URLs a satellite calls, on the hub the console is served from. */

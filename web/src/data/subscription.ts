@@ -1,35 +1,21 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
   licenceActivatedSchema,
-  subscriptionStatusSchema,
   licenceHistorySchema,
   subscriptionUsageSchema,
   type ActivateLicenceInput,
 } from '@nexus/agent/contract';
-import { getParsed } from './auth-session';
 import { apiJson, apiRequest } from '@/lib/request';
+import { SUBSCRIPTION_API, billingKeys } from './subscription-status';
 
-export const SUBSCRIPTION_API = '/api/subscription';
-export const SUBSCRIPTION_STATUS_PATH = `${SUBSCRIPTION_API}/status`;
+export {
+  SUBSCRIPTION_API,
+  SUBSCRIPTION_STATUS_PATH,
+  billingKeys,
+  subscriptionStatusQueryOptions,
+} from './subscription-status';
+
 export const USAGE_DAYS = 30;
-
-/**
- * Keys are the paths they fetch (spec §7). The dashboard card and the billing screens read the
- * status under one key, so an activation or a deactivation here updates the card too.
- */
-export const billingKeys = {
-  status: () => [SUBSCRIPTION_STATUS_PATH] as const,
-  usage: (days: number) => [`${SUBSCRIPTION_API}/usage?days=${days}`] as const,
-  licences: () => [`${SUBSCRIPTION_API}/licences`] as const,
-};
-
-/** Spec §7 gives no interval: fetched once, like every query by default. */
-export const subscriptionStatusQueryOptions = (signedIn = true) =>
-  queryOptions({
-    queryKey: billingKeys.status(),
-    queryFn: () => getParsed(SUBSCRIPTION_STATUS_PATH, subscriptionStatusSchema),
-    enabled: signedIn,
-  });
 
 export const usageQueryOptions = (days: number = USAGE_DAYS) =>
   queryOptions({

@@ -1,10 +1,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import {
-  POLL_INTERVALS_MS,
   networkVisitorSchema,
   uplinksSchema,
   vpnEventListSchema,
-  vpnStatusSchema,
   wgPeerCreatedSchema,
   wgPeerListSchema,
   wgServerSchema,
@@ -14,38 +12,18 @@ import {
 } from '@nexus/agent/contract';
 import { getParsed } from './auth-session';
 import { ApiRequestError, apiJson, apiRequest } from '@/lib/request';
+import { VISITOR_PATH, VPN_API, vpnKeys } from './vpn-status';
 
-/** The hub's VPN (issue 17): its WireGuard server and the devices that dial in, the uplinks and their failover. */
-export const VPN_API = '/api/vpn';
-export const VPN_STATUS_PATH = `${VPN_API}/status`;
-export const VISITOR_PATH = '/api/network/visitor';
+export { VISITOR_PATH, VPN_API, VPN_STATUS_PATH, vpnKeys, vpnStatusQueryOptions } from './vpn-status';
 
 /** Handshakes and transfer counters move every few seconds; the screen shows them live enough. */
 export const VPN_REFRESH_MS = 10_000;
-
-export const vpnKeys = {
-  // The dashboard's VPN card reads the same key, so both screens share one answer.
-  status: [VPN_STATUS_PATH] as const,
-  server: [VPN_API, 'server'] as const,
-  peers: [VPN_API, 'peers'] as const,
-  uplinks: [VPN_API, 'uplinks'] as const,
-  events: [VPN_API, 'events'] as const,
-  visitor: [VISITOR_PATH] as const,
-};
 
 /** A refusal is an answer, not a hiccup: no retries for 403/404. */
 const retryUnlessRefused = (count: number, error: unknown) =>
   !(error instanceof ApiRequestError && [401, 403, 404].includes(error.status)) && count < 2;
 
 export const isForbidden = (error: unknown) => error instanceof ApiRequestError && error.status === 403;
-
-export const vpnStatusQueryOptions = (signedIn = true) =>
-  queryOptions({
-    queryKey: vpnKeys.status,
-    queryFn: () => getParsed(VPN_STATUS_PATH, vpnStatusSchema),
-    refetchInterval: POLL_INTERVALS_MS.vpnStatus,
-    enabled: signedIn,
-  });
 
 export const wgServerQueryOptions = (enabled: boolean) =>
   queryOptions({

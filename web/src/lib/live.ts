@@ -3,11 +3,36 @@ import {
   LIVE_CLOSE_CODES,
   LIVE_PATH,
   LIVE_RECONNECT_BACKOFF_MS,
-  liveServerMessageSchema,
   type LiveClientMessage,
+  type LiveServerMessage,
   type LiveTopicData,
 } from '@nexus/agent/contract';
+import {
+  byKey,
+  literal,
+  object,
+  optional,
+  parseShape,
+  positiveInteger,
+  string,
+  unknown,
+  type Shape,
+} from './answer-shape';
 import { queryClient } from './query-client';
+
+type Message<T extends LiveServerMessage['type']> = Extract<LiveServerMessage, { type: T }>;
+
+/**
+ * contract/live.ts liveServerMessageSchema, as a small shape (lib/answer-shape): the console's
+ * frame opens the live channel without loading zod (issue 26).
+ */
+export const liveServerMessageShape: Shape<LiveServerMessage> = byKey<LiveServerMessage>('type', {
+  event: object<Message<'event'>>({ type: literal('event'), topic: string, data: unknown }),
+  subscribed: object<Message<'subscribed'>>({ type: literal('subscribed'), topic: string }),
+  unsubscribed: object<Message<'unsubscribed'>>({ type: literal('unsubscribed'), topic: string }),
+  error: object<Message<'error'>>({ type: literal('error'), topic: optional(string), message: string }),
+  dropped: object<Message<'dropped'>>({ type: literal('dropped'), topic: string, count: positiveInteger }),
+});
 
 /**
  * The browser's end of the agent's live channel: ONE WebSocket per tab at /api/live, shared by
@@ -233,12 +258,15 @@ export class LiveClient {
     } catch {
       return;
     }
-    const result = liveServerMessageSchema.safeParse(parsed);
-    if (!result.success) return;
+    let message: LiveServerMessage;
+    try {
+      message = parseShape(liveServerMessageShape, parsed);
+    } catch {
+      return;
+    }
     // The agent answered on this connection, so the next drop starts the back-off afresh. Resetting
     // on open alone would let an agent that accepts and at once closes be hammered every second.
     this.attempt = 0;
-    const message = result.data;
     if (message.type === 'event') {
       const set = this.subscriptions.get(message.topic);
       if (!set) return;

@@ -1,1 +1,1 @@
-export { DashboardPage, prefetchDashboard } from './components/dashboard-page';
+export { DashboardPage } from './components/dashboard-page';

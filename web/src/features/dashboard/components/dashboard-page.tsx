@@ -1,12 +1,12 @@
-import { useQuery, type QueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useAuth } from '@/features/auth';
 import { haHealthQueryOptions } from '@/data/ha-patterns';
 import { healthQueryOptions } from '@/data/health';
 import { llmPipelineStatusQueryOptions } from '@/data/llm-status';
 import { nexusStatusQueryOptions, systemUptimeQueryOptions } from '@/data/metrics';
-import { satellitesQueryOptions } from '@/data/satellites';
-import { subscriptionStatusQueryOptions } from '@/data/subscription';
-import { vpnStatusQueryOptions } from '@/data/vpn';
+import { satellitesQueryOptions } from '@/data/satellite-list';
+import { subscriptionStatusQueryOptions } from '@/data/subscription-status';
+import { vpnStatusQueryOptions } from '@/data/vpn-status';
 import { HomeAssistantCard } from './home-assistant-card';
 import { LiveClock } from './live-clock';
 import { LlmCard } from './llm-card';
@@ -18,23 +18,6 @@ import { SubscriptionCard } from './subscription-card';
 import { SystemHealthCard } from './system-health-card';
 import { VpnCard } from './vpn-card';
 import { pageContainer } from '@/components/page-container';
-
-/**
- * The dashboard's reads, asked for by the router as soon as a signed-in visit to / or /dashboard
- * is known (app/screen.tsx `prefetch`): the figures arrive while the frame renders (issue 26).
- */
-export async function prefetchDashboard(client: QueryClient): Promise<void> {
-  await Promise.all([
-    client.prefetchQuery(subscriptionStatusQueryOptions(true)),
-    client.prefetchQuery(nexusStatusQueryOptions(true)),
-    client.prefetchQuery(satellitesQueryOptions(true)),
-    client.prefetchQuery(llmPipelineStatusQueryOptions(true)),
-    client.prefetchQuery(vpnStatusQueryOptions(true)),
-    client.prefetchQuery(systemUptimeQueryOptions(true)),
-    client.prefetchQuery(haHealthQueryOptions(true)),
-    client.prefetchQuery(healthQueryOptions(true)),
-  ]);
-}
 
 /** Spec §2 "Dashboard" (/ and /dashboard), with the states of §4 and the polling of §7. */
 export function DashboardPage() {

@@ -5,7 +5,7 @@ import { NOTIFICATIONS_BROADCAST_TOPIC, notificationsUserTopic } from '@nexus/ag
 import { DeferredControl } from '@/components/deferred-control';
 import { Button } from '@/components/ui/button';
 import { useLiveTopic } from '@/lib/live';
-import { MENU_LIMIT, invalidateNotifications, notificationsQueryOptions } from '@/data/notifications';
+import { MENU_LIMIT, invalidateNotifications, notificationsQueryOptions } from '@/data/notification-list';
 
 const NotificationsDropdown = lazy(async () => ({
   default: (await import('./notifications-dropdown')).NotificationsDropdown,
