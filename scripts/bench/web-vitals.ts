@@ -397,7 +397,8 @@ async function loadOnce(
       });
       const m = await marks();
       return {
-        field: m.field ?? undefined,
+        // -1: the field was seen but the frame that paints it has not come yet.
+        field: m.field !== null && m.field >= 0 ? m.field : undefined,
         typed: m.typed ?? undefined,
         ...bytesUntil(m.typed ?? undefined),
       };
