@@ -1,4 +1,3 @@
-import { describe, expect, it } from 'vitest';
 import {
   haHealthSchema,
   healthSchema,
@@ -11,7 +10,7 @@ import {
   systemUptimeSchema,
   vpnStatusSchema,
 } from '@nexus/agent/contract';
-import { parseShape, type Shape } from '@/lib/answer-shape';
+import { describeShapesAgainstSchemas, type ShapeCase } from '@/lib/answer-shape.testing';
 import { liveServerMessageShape } from '@/lib/live';
 import { haHealthShape } from './ha-patterns';
 import { healthShape } from './health';
@@ -156,12 +155,7 @@ const notification = {
   ],
 };
 
-const cases: {
-  name: string;
-  shape: Shape<unknown>;
-  schema: { safeParse: (v: unknown) => { success: boolean; data?: unknown } };
-  samples: unknown[];
-}[] = [
+const cases: ShapeCase[] = [
   {
     name: 'nexusStatus',
     shape: nexusStatusShape,
@@ -336,27 +330,4 @@ const cases: {
   },
 ];
 
-describe('frame and dashboard answer shapes', () => {
-  for (const { name, shape, schema, samples } of cases) {
-    it(`${name} accepts and refuses what the contract schema does, keeping the same keys`, () => {
-      for (const sample of samples) {
-        const expected = schema.safeParse(sample);
-        if (expected.success) {
-          expect(parseShape(shape, sample), JSON.stringify(sample)).toStrictEqual(expected.data);
-        } else {
-          expect(() => parseShape(shape, sample), JSON.stringify(sample)).toThrow(
-            /Unexpected answer from the hub/,
-          );
-        }
-      }
-    });
-  }
-
-  it('each case refuses at least one answer and keeps at least one (the table tests both ways)', () => {
-    for (const { schema, samples } of cases) {
-      const results = samples.map((sample) => schema.safeParse(sample).success);
-      expect(results).toContain(true);
-      expect(results).toContain(false);
-    }
-  });
-});
+describeShapesAgainstSchemas('frame and dashboard answer shapes', cases);
