@@ -11,6 +11,13 @@ import { queryClient } from './lib/query-client';
 import { registerServiceWorker } from './lib/service-worker';
 import './index.css';
 
+/**
+ * The longest React's first render waits for the first screen's reads to be asked for. On the
+ * home network the preloaded session answer and the reads' module take well under this; a
+ * session check that takes longer shows the spinner meanwhile.
+ */
+const FIRST_RENDER_WAIT_MS = 200;
+
 const rootElement = document.getElementById('root');
 // Spec §8: a missing root element at startup throws.
 if (!rootElement) throw new Error('Root element #root not found');
@@ -47,8 +54,9 @@ async function start(root: HTMLElement) {
   }
   // React's first render waits until the first screen's reads are asked for (the session answer
   // and the reads' small module): rendering first would hold the main thread, and so the reads,
-  // back by a whole render of the page (issue 26).
-  await firstScreen;
+  // back by a whole render of the page (issue 26). But only briefly: a slow session check gets
+  // the app's spinner (spec §2), not a blank page; the reads then start when the answer comes.
+  await Promise.race([firstScreen, new Promise((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MS))]);
   if (prerendered) {
     root.replaceChildren();
     markPageLive(root);
