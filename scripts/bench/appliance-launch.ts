@@ -25,9 +25,14 @@ export function applianceLaunch(root: string): ApplianceLaunch {
   const execStart = /^ExecStart=(\S+)((?:\s+-\S+)*)\s+\/opt\/nexus\/(\S+)\s*$/m.exec(unit);
   if (!execStart)
     throw new Error('systemd/nexus-agent.service: no ExecStart=<node> [flags] /opt/nexus/<module>');
-  const nodeArgs = execStart[2]!.trim().split(/\s+/).filter(Boolean);
+  const nodeArgs = nodeFlags(execStart[2]!);
   // A checkout from before the bundle (an older --base) runs its modules as they are.
   const bundled = path.join(root, execStart[3]!);
   const entry = fs.existsSync(bundled) ? bundled : path.join(root, 'agent/dist/main.js');
   return { env, nodeArgs, entry };
+}
+
+/** node's flags from a line of words, as a shell splits them ('' for none). */
+export function nodeFlags(words: string): string[] {
+  return words.split(/\s+/).filter(Boolean);
 }

@@ -29,7 +29,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { applianceLaunch, type ApplianceLaunch } from './appliance-launch.js';
+import { applianceLaunch, nodeFlags, type ApplianceLaunch } from './appliance-launch.js';
 
 const { values } = parseArgs({
   options: {
@@ -246,7 +246,7 @@ function aptInstall(packages: string[]): string | null {
 function launchOf(root: string): ApplianceLaunch {
   const launch = applianceLaunch(root);
   if (values['node-flags'] !== undefined) launch.env.NODE_OPTIONS = values['node-flags'];
-  if (values['node-args'] !== undefined) launch.nodeArgs = values['node-args'].split(/\s+/).filter(Boolean);
+  if (values['node-args'] !== undefined) launch.nodeArgs = nodeFlags(values['node-args']);
   return launch;
 }
 

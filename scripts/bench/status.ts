@@ -37,7 +37,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { applianceLaunch, type ApplianceLaunch } from './appliance-launch.js';
+import { applianceLaunch, nodeFlags, type ApplianceLaunch } from './appliance-launch.js';
 import autocannon from 'autocannon';
 import WebSocket from 'ws';
 
@@ -47,8 +47,8 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '50' },
-    // A second agent, launched as npm start launches it but with these variables changed, measured
-    // in the same rounds: e.g. --compare-env 'NODE_OPTIONS=' (no V8 flags). Words of KEY=VALUE.
+    // A second agent, launched as the systemd unit launches it but with these variables changed,
+    // measured in the same rounds: e.g. --compare-env 'NODE_OPTIONS=' (no V8 flags). Words of KEY=VALUE.
     'compare-env': { type: 'string' },
     'compare-node-args': { type: 'string' },
   },
@@ -60,7 +60,7 @@ const CONNECTIONS = Number(values.connections);
 const COMPARE_ENV: Record<string, string> | null =
   values['compare-env'] === undefined ? null : parseEnvWords(values['compare-env']);
 const COMPARE_NODE_ARGS: string[] | null =
-  values['compare-node-args'] === undefined ? null : values['compare-node-args'].split(/\s+/).filter(Boolean);
+  values['compare-node-args'] === undefined ? null : nodeFlags(values['compare-node-args']);
 const COMPARING = COMPARE_ENV !== null || COMPARE_NODE_ARGS !== null;
 const CLOCK_TICKS_PER_SECOND = 100; // `getconf CLK_TCK` on Linux
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -259,7 +259,8 @@ async function subscribeMetrics(agent: RunningAgent): Promise<{ socket: WebSocke
 }
 
 async function main() {
-  execFileSync('npx', ['tsc', '-b', 'agent'], { cwd: repoRoot, stdio: 'inherit' });
+  // The compiled agent and its bundle, which the unit runs (a stale bundle would be measured otherwise).
+  execFileSync('npm', ['run', 'build', '-w', 'agent'], { cwd: repoRoot, stdio: 'inherit' });
   const launch = applianceLaunch(repoRoot);
   const agents: RunningAgent[] = [];
   const bareProcess: { child: ChildProcess | null; withHeaders: ChildProcess | null } = {

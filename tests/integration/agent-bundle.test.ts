@@ -108,7 +108,7 @@ describe('an idle hub', () => {
       fs.rmSync(list, { force: true });
       const agent = await startAgent(launch);
       try {
-        // The first metrics sample, the Docker event stream's first try and the schedules are past.
+        // Up and answering: everything a start loads has been loaded.
         const res = await new Client(agent.url).get('/api/health');
         expect(res.status).toBe(200);
       } finally {
