@@ -73,3 +73,14 @@ export const notificationsQueryOptions = (limit: number) =>
 export function invalidateNotifications(queryClient: ReturnType<typeof useQueryClient>) {
   return queryClient.invalidateQueries({ queryKey: notificationsRootKey });
 }
+
+/**
+ * Reads the lists afresh once the live topic is confirmed. A first read still under way may have
+ * been answered before a notification that was published in the gap, and react-query would hand
+ * its answer to this read too (it joins a first fetch rather than replacing it): that read is
+ * cancelled and a new one asked for.
+ */
+export async function rereadNotifications(queryClient: ReturnType<typeof useQueryClient>) {
+  await queryClient.cancelQueries({ queryKey: notificationsRootKey });
+  await queryClient.invalidateQueries({ queryKey: notificationsRootKey });
+}

@@ -221,6 +221,40 @@ describe('LiveClient subscriptions', () => {
   });
 });
 
+describe('LiveClient confirms subscriptions', () => {
+  it('tells a listener each time the agent confirms its topic, first and after a reconnect', () => {
+    const { client, timers, last } = setup({ random: () => 0 });
+    const confirmed: string[] = [];
+    client.subscribe('metrics', () => {}, { onSubscribed: () => confirmed.push('metrics') });
+    client.subscribe('ha.entities', () => {}, { onSubscribed: () => confirmed.push('ha.entities') });
+    last().open();
+    // Sent, not yet confirmed: events published meanwhile do not reach the tab.
+    expect(confirmed).toEqual([]);
+    last().receive({ type: 'subscribed', topic: 'metrics' });
+    expect(confirmed).toEqual(['metrics']);
+    last().receive({ type: 'subscribed', topic: 'ha.entities' });
+    expect(confirmed).toEqual(['metrics', 'ha.entities']);
+
+    last().drop();
+    timers.advance(timers.delays()[0]!);
+    last().open();
+    last().receive({ type: 'subscribed', topic: 'metrics' });
+    expect(confirmed).toEqual(['metrics', 'ha.entities', 'metrics']);
+  });
+
+  it('does not call a listener that has let go, nor one refused the topic', () => {
+    const { client, last } = setup();
+    const confirmed: string[] = [];
+    const stop = client.subscribe('metrics', () => {}, { onSubscribed: () => confirmed.push('metrics') });
+    client.subscribe('nope', () => {}, { onSubscribed: () => confirmed.push('nope') });
+    last().open();
+    stop();
+    last().receive({ type: 'subscribed', topic: 'metrics' });
+    last().receive({ type: 'error', topic: 'nope', message: 'Unknown topic: nope' });
+    expect(confirmed).toEqual([]);
+  });
+});
+
 describe('LiveClient reconnects', () => {
   it('backs off exponentially with jitter while the agent stays away, and resubscribes on return', () => {
     const { client, sockets, timers, last } = setup({ random: () => 0 });

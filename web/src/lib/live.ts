@@ -103,6 +103,7 @@ export function liveUrl(location: Pick<Location, 'protocol' | 'host'>): string {
 type Listener = (data: unknown) => void;
 interface Subscription {
   listener: Listener;
+  onSubscribed?: () => void;
 }
 
 export class LiveClient {
@@ -158,9 +159,19 @@ export class LiveClient {
     return () => this.stateListeners.delete(listener);
   }
 
-  /** Listens to `topic` until the returned function is called (calling it twice is harmless). */
-  subscribe<T extends string>(topic: T, listener: (data: TopicData<T>) => void): () => void {
-    const subscription: Subscription = { listener: listener as Listener };
+  /**
+   * Listens to `topic` until the returned function is called (calling it twice is harmless).
+   * `onSubscribed` runs each time the agent confirms the topic on a connection: the first time,
+   * and again after every reconnect. Events published before then never reached this tab, so a
+   * listener that keeps a list reads it again there (a listener added while the topic is already
+   * confirmed has missed nothing and is not called).
+   */
+  subscribe<T extends string>(
+    topic: T,
+    listener: (data: TopicData<T>) => void,
+    options: { onSubscribed?: () => void } = {},
+  ): () => void {
+    const subscription: Subscription = { listener: listener as Listener, onSubscribed: options.onSubscribed };
     let set = this.subscriptions.get(topic);
     const first = !set;
     if (!set) this.subscriptions.set(topic, (set = new Set()));
@@ -271,6 +282,10 @@ export class LiveClient {
       const set = this.subscriptions.get(message.topic);
       if (!set) return;
       for (const subscription of [...set]) subscription.listener(message.data);
+    } else if (message.type === 'subscribed') {
+      for (const subscription of [...(this.subscriptions.get(message.topic) ?? [])]) {
+        subscription.onSubscribed?.();
+      }
     } else if (message.type === 'error' && message.topic) {
       this.topicErrors.set(message.topic, message.message);
       this.emitState();
@@ -355,6 +370,11 @@ export interface UseLiveTopicOptions<T extends string> {
   enabled?: boolean;
   /** Called for every event, for screens that keep a history rather than the latest value. */
   onEvent?: (data: TopicData<T>) => void;
+  /**
+   * Called when the agent confirms the topic, first and after every reconnect: what was published
+   * before then was missed, so a list kept from the events is read again here.
+   */
+  onSubscribed?: () => void;
   client?: LiveClient;
 }
 
@@ -371,20 +391,26 @@ export function useLiveTopic<T extends string>(
   topic: T,
   options: UseLiveTopicOptions<T> = {},
 ): LiveTopicResult<T> {
-  const { enabled = true, onEvent } = options;
+  const { enabled = true, onEvent, onSubscribed } = options;
   const client = options.client ?? getLiveClient();
   const [data, setData] = useState<TopicData<T> | undefined>(undefined);
   const onEventRef = useRef(onEvent);
+  const onSubscribedRef = useRef(onSubscribed);
   useEffect(() => {
     onEventRef.current = onEvent;
+    onSubscribedRef.current = onSubscribed;
   });
 
   useEffect(() => {
     if (!enabled) return;
-    return client.subscribe(topic, (value) => {
-      setData(() => value);
-      onEventRef.current?.(value);
-    });
+    return client.subscribe(
+      topic,
+      (value) => {
+        setData(() => value);
+        onEventRef.current?.(value);
+      },
+      { onSubscribed: () => onSubscribedRef.current?.() },
+    );
   }, [client, topic, enabled]);
 
   const state = useSyncExternalStore(

@@ -5,7 +5,12 @@ import { NOTIFICATIONS_BROADCAST_TOPIC, notificationsUserTopic } from '@nexus/ag
 import { DeferredControl } from '@/components/deferred-control';
 import { Button } from '@/components/ui/button';
 import { useLiveTopic } from '@/lib/live';
-import { MENU_LIMIT, invalidateNotifications, notificationsQueryOptions } from '@/data/notification-list';
+import {
+  MENU_LIMIT,
+  invalidateNotifications,
+  notificationsQueryOptions,
+  rereadNotifications,
+} from '@/data/notification-list';
 
 const NotificationsDropdown = lazy(async () => ({
   default: (await import('./notifications-dropdown')).NotificationsDropdown,
@@ -41,10 +46,12 @@ export function NotificationsButton({
 export function NotificationsMenu({ userId }: { userId: number }) {
   const queryClient = useQueryClient();
   const list = useQuery(notificationsQueryOptions(MENU_LIMIT));
-  // The agent pushes each new notification on the live channel; the lists are read again then.
+  // The agent pushes each new notification on the live channel; the lists are read again then, and
+  // when a topic is confirmed (first, and after a reconnect): what came before was not pushed here.
   const refresh = () => void invalidateNotifications(queryClient);
-  useLiveTopic(NOTIFICATIONS_BROADCAST_TOPIC, { onEvent: refresh });
-  useLiveTopic(notificationsUserTopic(userId), { onEvent: refresh });
+  const reread = () => void rereadNotifications(queryClient);
+  useLiveTopic(NOTIFICATIONS_BROADCAST_TOPIC, { onEvent: refresh, onSubscribed: reread });
+  useLiveTopic(notificationsUserTopic(userId), { onEvent: refresh, onSubscribed: reread });
   const unread = list.data?.unreadCount ?? 0;
 
   return (
