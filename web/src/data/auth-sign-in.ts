@@ -1,12 +1,6 @@
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import { REGISTRATION_MODES, type PublicUser, type RegistrationStatus } from '@nexus/agent/contract';
-import {
-  browserSupportsWebAuthn,
-  browserSupportsWebAuthnAutofill,
-  startAuthentication,
-  WebAuthnAbortService,
-  type PublicKeyCredentialRequestOptionsJSON,
-} from '@simplewebauthn/browser';
+import type * as SimpleWebAuthn from '@simplewebauthn/browser';
 import { boolean, object, oneOf, parseShape, type Shape } from '@/lib/answer-shape';
 import { apiJson, errorMessage } from '@/lib/request';
 import { authResponseShape, authUserQueryKey } from './auth-session';
@@ -36,8 +30,24 @@ export const registrationStatusQueryOptions = () =>
     staleTime: 0,
   });
 
-/** Whether this browser can make and use passkeys at all (it needs a secure context: HTTPS or localhost). */
-export const passkeysSupported = () => browserSupportsWebAuthn();
+type WebAuthnBrowser = typeof SimpleWebAuthn;
+let loadedWebAuthn: WebAuthnBrowser | undefined;
+/**
+ * @simplewebauthn/browser, loaded when a passkey ceremony or the autofill check starts rather
+ * than with the sign-in screen: most sign-ins use a password, and the screen is a first page
+ * (issue 26: 3 kB gzip of its 20).
+ */
+async function webAuthn(): Promise<WebAuthnBrowser> {
+  loadedWebAuthn ??= await import('@simplewebauthn/browser');
+  return loadedWebAuthn;
+}
+
+/**
+ * Whether this browser can make and use passkeys at all: it has the WebAuthn API, which browsers
+ * expose only in a secure context (HTTPS or localhost). Asked while rendering, so it is the
+ * platform's own check rather than one that waits for the library.
+ */
+export const passkeysSupported = () => typeof window.PublicKeyCredential === 'function';
 
 /**
  * The person dismissed the browser's prompt, or another ceremony replaced this one: not an error
@@ -71,22 +81,28 @@ export async function signInWithPasskey(
     onPicked?: () => void;
   } = {},
 ): Promise<PublicUser> {
-  const optionsJSON = await apiJson<PublicKeyCredentialRequestOptionsJSON>(
-    'POST',
-    `${PASSKEYS_API}/login/options`,
-    {},
-  );
+  const [{ startAuthentication }, optionsJSON] = await Promise.all([
+    webAuthn(),
+    apiJson<SimpleWebAuthn.PublicKeyCredentialRequestOptionsJSON>(
+      'POST',
+      `${PASSKEYS_API}/login/options`,
+      {},
+    ),
+  ]);
   const response = await startAuthentication({ optionsJSON, useBrowserAutofill: opts.autofill ?? false });
   opts.onPicked?.();
   const body = { ...response, rememberMe: opts.rememberMe ?? false };
   return parseShape(authResponseShape, await apiJson('POST', `${PASSKEYS_API}/login/verify`, body)).user;
 }
 
-/** Ends a waiting autofill ceremony (the screen is leaving). */
-export const cancelPasskeyPrompt = () => WebAuthnAbortService.cancelCeremony();
+/**
+ * Ends a waiting autofill ceremony (the screen is leaving). Before the library has loaded no
+ * ceremony can be waiting: the autofill check loads it first.
+ */
+export const cancelPasskeyPrompt = () => loadedWebAuthn?.WebAuthnAbortService.cancelCeremony();
 
 /** Whether the browser offers passkeys in autofill (conditional mediation). */
-export const passkeyAutofillSupported = () => browserSupportsWebAuthnAutofill();
+export const passkeyAutofillSupported = async () => (await webAuthn()).browserSupportsWebAuthnAutofill();
 
 /** After a passkey sign-in: the app shell and every screen read the user from this query. */
 export function usePasskeySignedIn() {
