@@ -1,33 +1,20 @@
-import fs from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { Recordings } from '../fixtures/recordings.js';
 import { fakeMicrophone } from '../support/chromium.js';
+import { openablePath, routeTable, type TableName } from './route-table.js';
 import { createAccount, signIn, type Account } from './shell-helpers.js';
 import { expect, test } from './support.js';
 
 /**
  * The console's Content-Security-Policy (agent/src/http/security-headers.ts) must not break a
- * screen: every route of web/src/app/routes.tsx is opened, signed out and signed in as the owner,
+ * screen: every route of the console's route tables (web/src/app/routes.tsx, console-routes.tsx) is opened, signed out and signed in as the owner,
  * and any violation the browser reports fails the test. And it must do its job: a script injected
  * into the page does not run.
  */
 
-/** Every path of the route table, read from its source so a new route is covered without edits here. */
-function routePaths(table: 'signedOutRoutes' | 'signedInRoutes'): string[] {
-  const source = fs.readFileSync(
-    fileURLToPath(new URL('../../web/src/app/routes.tsx', import.meta.url)),
-    'utf8',
-  );
-  const start = source.indexOf(`export const ${table}`);
-  const body = source.slice(start, source.indexOf('\n];', start));
-  const paths = new Set<string>();
-  for (const list of body.matchAll(/paths:\s*\[([^\]]*)\]/g)) {
-    // One path per screen: aliases share their screen's code.
-    const first = /'([^']+)'/.exec(list[1]!)?.[1];
-    if (first) paths.add(first.replace('/:wakeWord?', '/hey-nexus').replace('/:id', '/7'));
-  }
-  return [...paths];
+/** One path per screen of a route table (aliases share their screen's code), so a new route is covered without edits here. */
+function routePaths(table: TableName): string[] {
+  return [...new Set(routeTable(table).map((entry) => openablePath(entry.paths[0]!)))];
 }
 
 interface Violation {

@@ -1,12 +1,12 @@
 import { Suspense, useEffect, type ReactNode } from 'react';
-import { Route, matchRoute, useLocation, useRouter } from 'wouter';
+import { Route, useLocation, useRouter } from 'wouter';
 import { Spinner } from '@/components/ui/spinner';
 import { NotFoundScreen } from '@/features/not-found/not-found-screen';
 import { useHubName } from '@/features/setup/components/hub-name';
 import { AppShell } from './layout/app-shell';
 import { useMarkPageLive } from '@/lib/prerendered-page';
 import { ScreenErrorBoundary } from './screen-error-boundary';
-import type { RouteDef } from './routes';
+import { routeAt, type RouteDef } from './routes';
 import type { ScreenDef } from './screen';
 
 /** What the signed-out routes (router.tsx) and the signed-in ones (signed-in-routes.tsx) share. */
@@ -71,8 +71,7 @@ export function routeElements(routes: readonly RouteDef[], signedIn: boolean) {
 /** The route of the table that the current path opens, if any. */
 export function useMatchedRoute(routes: readonly RouteDef[]): RouteDef | undefined {
   const [location] = useLocation();
-  const { parser } = useRouter();
-  return routes.find((route) => route.paths.some((path) => matchRoute(parser, path, location)[0]));
+  return routeAt(routes, location, useRouter().parser);
 }
 
 /** The console's frame stays mounted while its screens change inside it; `bar` is its top bar. */

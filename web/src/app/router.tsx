@@ -1,5 +1,5 @@
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Switch } from 'wouter';
 import { authUserQueryOptions } from '@/data/auth-session';
 import { useAuth } from '@/features/auth/auth-provider';
@@ -14,31 +14,17 @@ import {
   routeElements,
   useMatchedRoute,
 } from './route-views';
-import { signedInRoutes, signedOutRoutes, screens } from './routes';
-import { preloadedOrLazy } from './screen';
+import { firstConsoleRoutes, routeAt, signedOutRoutes, screens } from './routes';
+import { preloadedOrLazy, sharedLoad } from './screen';
 
 export { documentTitle, PageSpinner } from './route-views';
 
 // The console's frame and routes load once someone is signed in (issue 26: the signed-out first page
 // stays small). Until then the full-page spinner of the session check stays on screen.
-const loadSignedInRoutes = () => import('./signed-in-routes');
-let signedInRoutesModule: ReturnType<typeof loadSignedInRoutes> | undefined;
-let loadedSignedInRoutes: ComponentType | undefined;
-/** One load of the frame's code, started early or by the first render; a failed load may be tried again. */
-const preloadSignedInRoutes = () =>
-  (signedInRoutesModule ??= loadSignedInRoutes().then(
-    (module) => {
-      loadedSignedInRoutes = module.SignedInRoutes;
-      return module;
-    },
-    (error: unknown) => {
-      signedInRoutesModule = undefined;
-      throw error;
-    },
-  ));
+const consoleFrame = sharedLoad(() => import('./signed-in-routes'));
 const LazySignedInRoutes = preloadedOrLazy(
-  lazy(async () => ({ default: (await preloadSignedInRoutes()).SignedInRoutes })),
-  () => loadedSignedInRoutes,
+  lazy(async () => ({ default: (await consoleFrame.load()).SignedInRoutes })),
+  () => consoleFrame.loaded()?.SignedInRoutes,
 );
 
 /**
@@ -46,34 +32,37 @@ const LazySignedInRoutes = preloadedOrLazy(
  * code and, once the session check (preloaded by index.html) says someone is signed in, the
  * screen's first reads for the address opened are all asked for at once, rather than during
  * React's first render and after the frame's and the screen's code have run. The screen then
- * renders with its data already in the cache. A path only the console has gets its code at once,
- * as the router's render would (a signed-out owner's bookmark needs it after signing in); one a
- * visitor has too (/) waits for the answer. Only a route's literal paths are matched here; a path
- * with parameters is left to the router's render, as is everything when the check fails.
+ * renders with its data already in the cache. A path that is not a visitor's page gets the frame
+ * at once, as the router's render would (a signed-out owner's bookmark needs it after signing in,
+ * and an unknown path is "Page not found" inside it); one a visitor has too (/) waits for the
+ * answer. The dashboard's code starts with the frame's; another screen's waits for the console's
+ * table, which comes with the frame. When the check fails, everything is left to the router's render.
  * Resolves once the reads are asked for, or there are none to ask for; never rejects.
  */
 export async function startFirstScreen(client: QueryClient, path: string): Promise<void> {
-  const route = signedInRoutes.find((r) => r.paths.includes(path));
-  if (!route) return;
-  const preload = () => {
+  const firstRoute = routeAt(firstConsoleRoutes, path);
+  const startFrame = () => {
     // A failed load is reported when the frame renders (its error boundary), not here.
-    preloadSignedInRoutes().catch(() => undefined);
-    route.screen.preload?.();
+    const frame = consoleFrame.load().catch(() => undefined);
+    firstRoute?.screen.preload?.();
+    return frame;
   };
-  const consoleOnly = !signedOutRoutes.some((r) => r.paths.includes(path));
-  if (consoleOnly) preload();
+  let frame = routeAt(signedOutRoutes, path) ? undefined : startFrame();
   const user = await client.fetchQuery(authUserQueryOptions()).catch(() => null);
   if (!user) return;
-  if (!consoleOnly) preload();
-  await route.screen.prefetch?.(client);
+  frame ??= startFrame();
+  const route = firstRoute ?? routeAt((await frame)?.signedInRoutes ?? [], path);
+  route?.screen.preload?.();
+  await route?.screen.prefetch?.(client);
 }
 
 function SignedInRoutes() {
   const client = useQueryClient();
-  const screen = useMatchedRoute(signedInRoutes)?.screen;
-  // The screen's own code loads beside the frame's rather than after it (idempotent).
+  // The dashboard's code loads beside the frame's rather than after it (idempotent), and its first
+  // data is asked for now too, not once the frame and the screen have rendered. The frame does
+  // the same for its other screens once it has loaded (signed-in-routes.tsx).
+  const screen = useMatchedRoute(firstConsoleRoutes)?.screen;
   screen?.preload?.();
-  // Its first data is asked for now too, not once the frame and the screen have rendered.
   useEffect(() => void screen?.prefetch?.(client), [screen, client]);
   return (
     <Suspense fallback={<PageSpinner fullPage />}>
@@ -119,16 +108,17 @@ function SignedOutRoutes() {
 export function AppRouter() {
   const { user, isLoading } = useAuth();
   const visitorsRoute = useMatchedRoute(signedOutRoutes);
-  const consoleRoute = useMatchedRoute(signedInRoutes);
+  const consoleRoute = useMatchedRoute(firstConsoleRoutes);
   if (isLoading) {
     // The screen's code loads while the session check is under way rather than after it (issue 26:
     // one round trip less before the first paint): a visitor's page, or else the console's frame
-    // and screen for a path only the console has (a signed-in owner's bookmark).
+    // (a signed-in owner's bookmark, or "Page not found" inside the frame), with the dashboard's
+    // code when that is the screen.
     if (visitorsRoute) visitorsRoute.screen.preload?.();
-    else if (consoleRoute) {
+    else {
       // A failed load is reported when the frame renders (its error boundary), not here.
-      preloadSignedInRoutes().catch(() => undefined);
-      consoleRoute.screen.preload?.();
+      consoleFrame.load().catch(() => undefined);
+      consoleRoute?.screen.preload?.();
     }
     return <PageSpinner fullPage />;
   }

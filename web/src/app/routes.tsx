@@ -1,10 +1,13 @@
-import { FOOTER_LINKS, PRIMARY_NAV, TOOL_GROUPS, USER_MENU } from '@/features/navigation/nav-items';
+import { parse } from 'regexparam';
+import { matchRoute } from 'wouter';
 import { screen, type ScreenDef } from './screen';
 
 /**
- * Every screen of the console (spec §2), one line each. To put a real screen in place of a
- * "not built yet" one, replace its line with
- *   key: screen('Title', async () => (await import('@/features/<f>/components/<page>')).SomePage),
+ * The screens and routes the entry knows (spec §2): every visitor's screen with the signed-out
+ * table, and the dashboard, the console's first screen. The rest of the console's screens and its
+ * signed-in table are in console-routes.tsx, which loads with the console's frame, so a visitor's
+ * first page does not carry them (issue 26). One line per screen:
+ *   key: screen('Title', async () => (await import('@/features/<f>')).SomePage),
  * and every path that uses the key follows.
  */
 
@@ -39,9 +42,10 @@ export const screens = {
     'Wake Word Crowdsourcing',
     async () => (await import('@/features/wake-words')).CrowdsourcePage,
   ),
+  pair: screen('Pair a Phone', async () => (await import('@/features/phones')).PairPage),
 
-  // Signed in
-  onboarding: screen('Onboarding', async () => (await import('@/features/onboarding')).OnboardingPage),
+  // The console's first screen: the entry starts its code and reads before the console's table
+  // has loaded (router.tsx startFirstScreen).
   dashboard: screen(
     'Dashboard',
     async () => {
@@ -54,131 +58,6 @@ export const screens = {
       // Asked for, not awaited: a failed read is the page's own query to report.
       prefetch: async (client) => void (await loadDashboardReads()).prefetchDashboard(client),
     },
-  ),
-  connections: screen(
-    'VPN Connections',
-    async () => (await import('@/features/connections')).ConnectionsPage,
-  ),
-  networkInfo: screen('Network Info', async () => (await import('@/features/network-info')).NetworkInfoPage),
-  integrations: screen(
-    'Integrations',
-    async () => (await import('@/features/integrations')).IntegrationsPage,
-  ),
-  settings: screen('Account Settings', async () => (await import('@/features/account')).AccountSettingsPage),
-  enrollPasskey: screen('Passkeys', async () => (await import('@/features/account')).EnrollPasskeyPage),
-  authDashboard: screen('Sign-in Activity', async () => (await import('@/features/audit')).AuthDashboardPage),
-  billing: screen('Billing', async () => (await import('@/features/billing')).BillingPage),
-  purchaseHistory: screen(
-    'Purchase History',
-    async () => (await import('@/features/billing')).PurchaseHistoryPage,
-  ),
-  flowforge: screen('FlowForge Gallery', async () => (await import('@/features/flows')).GalleryPage),
-  flowforgeApiKeys: screen('FlowForge API Keys', async () => (await import('@/features/flows')).ApiKeysPage),
-  wakeWords: screen('Wake Word Training', async () => (await import('@/features/wake-words')).WakeWordsPage),
-  wakeWordTraining: screen(
-    'Wake Word Model Training',
-    async () => (await import('@/features/wake-words')).TrainingPage,
-  ),
-  micTest: screen('Microphone Test', async () => (await import('@/features/wake-words')).MicTestPage),
-  micDiagnostic: screen(
-    'Microphone Diagnostics',
-    async () => (await import('@/features/wake-words')).MicDiagnosticPage,
-  ),
-  diagnostics: screen(
-    'System Diagnostics',
-    async () => (await import('@/features/diagnostics')).DiagnosticsPage,
-  ),
-  advancedPipeline: screen('Advanced Pipeline', async () => (await import('@/features/flows')).BuilderPage),
-  notifications: screen(
-    'Notifications',
-    async () => (await import('@/features/notifications/components/notifications-page')).NotificationsPage,
-  ),
-  aiControl: screen('LLM Control Center', async () => (await import('@/features/llm')).LlmControlPage),
-  ollama: screen('Ollama Integration', async () => (await import('@/features/llm')).OllamaPage),
-  adminDiagnostics: screen(
-    'Admin Diagnostics',
-    async () => (await import('@/features/diagnostics')).DiagnosticsPage,
-  ),
-  haLogbook: screen('HA Logbook', async () => (await import('@/features/home-assistant')).LogbookPage),
-  haEntities: screen('HA Entities', async () => (await import('@/features/home-assistant')).EntitiesPage),
-  haConnectionTest: screen(
-    'HA Connection Test',
-    async () => (await import('@/features/home-assistant')).ConnectionTestPage,
-  ),
-  analytics: screen(
-    'Behavioral Intelligence',
-    async () => (await import('@/features/analytics')).AnalyticsPage,
-  ),
-  homeAssistant: screen('HA Devices', async () => (await import('@/features/home-assistant')).HaDevicesPage),
-  homeAssistantDevices: screen(
-    'Home Assistant Devices',
-    async () => (await import('@/features/home-assistant')).HomeAssistantDevicesPage,
-  ),
-  haUnified: screen('Home Assistant', async () => (await import('@/features/home-assistant')).HaUnifiedPage),
-  unifiTeleport: screen(
-    'UniFi Teleport',
-    async () => (await import('@/features/connections')).UnifiTeleportPage,
-  ),
-  haDeviceControl: screen(
-    'HA Device Control',
-    async () => (await import('@/features/home-assistant')).DeviceControlPage,
-  ),
-  // Its /nexus-status section is the diagnostics screen (spec §2 puts both on one screen).
-  nexusManagement: screen('Nexus Management', async () =>
-    (await import('@/features/nexus-management')).nexusManagementScreen(
-      async () => (await import('@/features/diagnostics')).DiagnosticsPage,
-    ),
-  ),
-  nexusSetup: screen('Nexus Setup', async () => (await import('@/features/setup')).SetupPage),
-  nexusActivation: screen(
-    'Nexus Activation',
-    async () => (await import('@/features/billing')).ActivationPage,
-  ),
-  nexusDeploy: screen('Nexus Deploy', async () => (await import('@/features/deploy')).DeployPage),
-  nexusLogs: screen('Nexus Logs', async () => (await import('@/features/docker')).LogsPage),
-  nexusDocker: screen('Nexus Docker', async () => (await import('@/features/docker')).DockerPage),
-  nexusControl: screen('Nexus Control', async () => (await import('@/features/docker')).ControlPage),
-  multiNexus: screen('Multi-Nexus', async () => (await import('@/features/nexus-management')).HubsPage),
-  satelliteManagement: screen(
-    'Satellite Management',
-    async () => (await import('@/features/satellites')).SatelliteManagementPage,
-  ),
-  satelliteManagementLegacy: screen(
-    'Satellite Management (Legacy)',
-    async () => (await import('@/features/satellites')).SatelliteManagementLegacyPage,
-  ),
-  sat1Control: screen(
-    'Satellite1 Control',
-    async () => (await import('@/features/satellites')).Sat1ControlPage,
-  ),
-  satelliteControls: screen(
-    'Satellite Controls',
-    async () => (await import('@/features/satellites')).SatelliteControlsPage,
-  ),
-  creativeNetworking: screen(
-    'Creative Networking',
-    async () => (await import('@/features/creative-networking')).CreativeNetworkingPage,
-  ),
-  automations: screen('Automations', async () => (await import('@/features/automations')).AutomationsPage),
-  smartHomeDevices: screen(
-    'Smart Home Devices',
-    async () => (await import('@/features/smart-home-devices')).SmartHomeDevicesPage,
-  ),
-  sessionSimulations: screen(
-    'Session Simulations',
-    async () => (await import('@/features/flows')).SimulationsPage,
-  ),
-  llmUsageDiscovery: screen('LLM Usage', async () => (await import('@/features/llm')).UsagePage),
-  tokenizationDemo: screen(
-    'Tokenization Demo',
-    async () => (await import('@/features/llm')).TokenizationPage,
-  ),
-  twoFactorTest: screen('2FA Test', async () => (await import('@/features/account')).TwoFactorTestPage),
-  phoneAdmin: screen('Phone Admin', async () => (await import('@/features/phones')).PhoneAdminPage),
-  pair: screen('Pair a Phone', async () => (await import('@/features/phones')).PairPage),
-  userManagement: screen(
-    'User Management',
-    async () => (await import('@/features/users')).UserManagementPage,
   ),
 } satisfies Record<string, ScreenDef>;
 
@@ -206,138 +85,23 @@ export const signedOutRoutes: readonly RouteDef[] = [
   { paths: ['/pair'], screen: screens.pair, bare: true },
 ];
 
-/** Spec §2, signed-in routes. /auth sends on to /dashboard; any other path is not found. */
-export const signedInRoutes: readonly RouteDef[] = [
-  { paths: ['/onboarding'], screen: screens.onboarding },
+/**
+ * The signed-in routes the entry knows, so that opening one starts its code and first reads at
+ * once, beside the console's frame (router.tsx). Part of the signed-in table (console-routes.tsx).
+ */
+export const firstConsoleRoutes: readonly RouteDef[] = [
   { paths: ['/', '/dashboard'], screen: screens.dashboard },
-  { paths: ['/connections'], screen: screens.connections },
-  { paths: ['/network-info'], screen: screens.networkInfo },
-  { paths: ['/integrations'], screen: screens.integrations },
-  { paths: ['/settings'], screen: screens.settings },
-  { paths: ['/auth-dashboard'], screen: screens.authDashboard },
-  { paths: ['/pricing'], screen: screens.pricing },
-  { paths: ['/billing'], screen: screens.billing },
-  { paths: ['/checkout'], screen: screens.checkout },
-  { paths: ['/purchase-history'], screen: screens.purchaseHistory },
-  { paths: ['/flowforge', '/studio', '/gallery'], screen: screens.flowforge },
-  { paths: ['/flowforge/api-keys'], screen: screens.flowforgeApiKeys },
-  { paths: ['/wake-words'], screen: screens.wakeWords },
-  { paths: ['/wake-word-training'], screen: screens.wakeWordTraining },
-  { paths: ['/mic-test'], screen: screens.micTest },
-  { paths: ['/mic-diagnostic'], screen: screens.micDiagnostic },
-  { paths: ['/system-diagnostics', '/system-updates'], screen: screens.diagnostics },
-  { paths: ['/advanced-pipeline'], screen: screens.advancedPipeline },
-  { paths: ['/crowdsource/:wakeWord?'], screen: screens.crowdsource },
-  { paths: ['/notifications'], screen: screens.notifications },
-  {
-    paths: [
-      '/llm',
-      '/llm-control',
-      '/pipeline-control',
-      '/llm-pipelines',
-      '/llm-management',
-      '/llm-router',
-      '/pipeline-builder',
-    ],
-    screen: screens.aiControl,
-  },
-  { paths: ['/ollama'], screen: screens.ollama },
-  { paths: ['/admin-diagnostics'], screen: screens.adminDiagnostics },
-  { paths: ['/ha-logbook'], screen: screens.haLogbook },
-  { paths: ['/ha-entities'], screen: screens.haEntities },
-  { paths: ['/ha-connection-test'], screen: screens.haConnectionTest },
-  {
-    paths: ['/ha-pattern-predictor', '/pattern-analysis', '/behavioral-analytics'],
-    screen: screens.analytics,
-  },
-  { paths: ['/home-assistant'], screen: screens.homeAssistant },
-  { paths: ['/home-assistant-devices'], screen: screens.homeAssistantDevices },
-  {
-    paths: [
-      '/ha-connection-setup',
-      '/ha-manager',
-      '/ha-test',
-      '/ha-web-troubleshoot',
-      '/ha-summary',
-      '/ha-debug',
-    ],
-    screen: screens.haUnified,
-  },
-  { paths: ['/unifi-teleport'], screen: screens.unifiTeleport },
-  { paths: ['/ha-device-control'], screen: screens.haDeviceControl },
-  {
-    paths: ['/nexus-management', '/nexus-status', '/nexus-test', '/nexus-debug', '/jetson-check'],
-    screen: screens.nexusManagement,
-  },
-  { paths: ['/nexus-setup', '/install', '/nexus-quick-start'], screen: screens.nexusSetup },
-  {
-    paths: ['/nexus-deploy', '/remote-deploy', '/nexus-manual', '/nexus-deployment'],
-    screen: screens.nexusDeploy,
-  },
-  // Licence activation (issue 22), also the target of the store's activation link (?key=…).
-  { paths: ['/nexus-activation'], screen: screens.nexusActivation },
-  { paths: ['/nexus-logs'], screen: screens.nexusLogs },
-  { paths: ['/nexus-docker'], screen: screens.nexusDocker },
-  { paths: ['/nexus-control'], screen: screens.nexusControl },
-  { paths: ['/multi-nexus'], screen: screens.multiNexus },
-  { paths: ['/satellite-management'], screen: screens.satelliteManagement },
-  { paths: ['/satellite-management-legacy'], screen: screens.satelliteManagementLegacy },
-  { paths: ['/sat1-control'], screen: screens.sat1Control },
-  { paths: ['/satellite-controls/:id'], screen: screens.satelliteControls },
-  { paths: ['/creative-networking'], screen: screens.creativeNetworking },
-  { paths: ['/automations'], screen: screens.automations },
-  { paths: ['/smart-home-devices'], screen: screens.smartHomeDevices },
-  { paths: ['/session-simulations'], screen: screens.sessionSimulations },
-  { paths: ['/llm-usage-discovery'], screen: screens.llmUsageDiscovery },
-  { paths: ['/tokenization-demo'], screen: screens.tokenizationDemo },
-  { paths: ['/enroll-passkey'], screen: screens.enrollPasskey },
-  { paths: ['/2fa-test'], screen: screens.twoFactorTest },
-  { paths: ['/phone-admin'], screen: screens.phoneAdmin },
-  { paths: ['/user-management'], screen: screens.userManagement },
-  { paths: ['/help'], screen: screens.help },
-  { paths: ['/docs'], screen: screens.docs },
-  { paths: ['/privacy'], screen: screens.privacy },
-  { paths: ['/terms'], screen: screens.terms },
-  // The auth screen itself sends a signed-in visitor on to /dashboard (after the 500 ms pause
-  // that follows a registration, spec §4).
-  { paths: ['/auth'], screen: screens.auth, bare: true },
-  // A phone already signed in that scans a new link becomes the paired phone.
-  { paths: ['/pair'], screen: screens.pair, bare: true },
 ];
 
-/** The screen a literal path opens, if the table has one. */
-export function screenAt(routes: readonly RouteDef[], path: string): ScreenDef | undefined {
-  return routes.find((route) => route.paths.includes(path))?.screen;
-}
-
-const signedInDestinations = [
-  ...PRIMARY_NAV,
-  ...TOOL_GROUPS.flatMap((group) => group.items),
-  ...USER_MENU.filter((item) => !item.roles),
-  { label: 'Pricing', href: '/pricing' },
-  { label: 'Help', href: '/help' },
-  { label: 'Docs', href: '/docs' },
-];
-
-const visitorDestinations = [
-  { label: 'Home', href: '/' },
-  { label: 'Help', href: '/help' },
-  { label: 'Docs', href: '/docs' },
-  ...FOOTER_LINKS.filter((link) => link.href === '/pricing'),
-  { label: 'Sign In', href: '/auth' },
-];
-
-/** Built screens a "not built yet" screen points to instead, for who is looking. */
-export function builtLinks(signedIn: boolean): { label: string; href: string }[] {
-  const routes = signedIn ? signedInRoutes : signedOutRoutes;
-  const candidates = signedIn ? signedInDestinations : visitorDestinations;
-  const seen = new Set<string>();
-  return candidates.filter((link) => {
-    // "/" and "/dashboard" are one screen: list it once.
-    const screen = screenAt(routes, link.href);
-    const key = screen?.title ?? link.href;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return screen?.built ?? false;
-  });
+/**
+ * The route a path opens, if the table has one, matched as the router matches it: wouter's
+ * `matchRoute` with the router's parser, by default wouter's own (regexparam), so code that runs
+ * before the router renders can use it too.
+ */
+export function routeAt(
+  routes: readonly RouteDef[],
+  path: string,
+  parser: Parameters<typeof matchRoute>[0] = parse,
+): RouteDef | undefined {
+  return routes.find((route) => route.paths.some((pattern) => matchRoute(parser, pattern, path)[0]));
 }

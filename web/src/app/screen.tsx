@@ -23,6 +23,30 @@ export interface ScreenDef {
 }
 
 /**
+ * One load of a module, shared by everyone who asks for it (the entry's preload, a prefetch, the
+ * render); `loaded()` is what it gave once it has arrived. A failed load is forgotten, so the next
+ * ask tries again.
+ */
+export function sharedLoad<T>(load: () => Promise<T>): {
+  load: () => Promise<T>;
+  loaded: () => T | undefined;
+} {
+  let pending: Promise<T> | undefined;
+  let value: T | undefined;
+  return {
+    load: () =>
+      (pending ??= load().then(
+        (result) => (value = result),
+        (error: unknown) => {
+          pending = undefined;
+          throw error;
+        },
+      )),
+    loaded: () => value,
+  };
+}
+
+/**
  * A lazily loaded component that renders straight away when its code has already arrived (the
  * entry preloads the first screen's: app/router.tsx startFirstScreen). React.lazy suspends on its
  * first render even then, and every reveal after a fallback waits for React's throttle of
@@ -50,44 +74,18 @@ export function screen(
   /** `prefetch` resolves once the reads are asked for (see ScreenDef). */
   options: { prefetch?: (client: QueryClient) => Promise<void> } = {},
 ): ScreenDef {
-  let loading: Promise<ComponentType<ScreenProps>> | undefined;
-  let loaded: ComponentType<ScreenProps> | undefined;
-  const loadOnce = () =>
-    (loading ??= load().then((component) => {
-      loaded = component;
-      return component;
-    }));
+  const component = sharedLoad(load);
   const { prefetch } = options;
   return {
     title,
     Component: preloadedOrLazy(
-      lazy(async () => ({ default: await loadOnce() })),
-      () => loaded,
+      lazy(async () => ({ default: await component.load() })),
+      component.loaded,
     ),
     built: true,
     // A failed load is reported when the screen renders (its error boundary), not here.
-    preload: () => void loadOnce().catch(() => undefined),
+    preload: () => void component.load().catch(() => undefined),
     // A failed prefetch is the screen's own query to report when it renders.
     prefetch: prefetch && ((client) => prefetch(client).catch(() => undefined)),
   };
-}
-
-const PlaceholderScreen = lazy(async () => ({
-  default: (await import('@/features/placeholder/placeholder-screen')).PlaceholderScreen,
-}));
-
-/**
- * A screen whose feature is not built yet: its title, one sentence of what it will do, and
- * links to screens that are built (worked out from the route table when it renders).
- */
-export function notBuilt(
-  title: string,
-  description: string,
-  links: (signedIn: boolean) => readonly { label: string; href: string }[],
-): ScreenDef {
-  function NotBuiltScreen({ signedIn }: ScreenProps) {
-    return <PlaceholderScreen title={title} description={description} links={links(signedIn)} />;
-  }
-  NotBuiltScreen.displayName = `NotBuilt(${title})`;
-  return { title, Component: NotBuiltScreen, built: false };
 }
