@@ -303,6 +303,10 @@ test.describe('signed in, desktop', () => {
       await expect(button).toBeVisible();
       await expect(header(page).getByRole('button', { name: 'Tools & Utilities' })).toBeVisible();
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      // Once the link is back, the next press asks for the code again and opens the menu.
+      await page.unroute(/\/assets\/user-dropdown-[\w-]+\.js$/);
+      await button.click();
+      await expect(page.getByRole('menu').getByRole('menuitem', { name: 'Sign Out' })).toBeVisible();
     });
   });
 
@@ -432,5 +436,61 @@ test.describe('theme (spec §4)', () => {
     await page.evaluate(() => localStorage.setItem('theme', 'light'));
     await page.reload();
     await expect(page.locator('html')).toHaveClass(/\blight\b/);
+  });
+
+  test.describe('before the tooltip has loaded', () => {
+    // The service worker would serve the tooltip's code from an earlier page; this test holds it back.
+    test.use({ serviceWorkers: 'block' });
+
+    test('a press that is down when the tooltip’s code arrives still toggles, once', async ({ page }) => {
+      await page.emulateMedia({ colorScheme: 'light' });
+      // The tooltip's code is held back until the press is down, so it arrives between the press and
+      // the release, as it can when the browser turns idle. Were the button replaced by the tooltip's
+      // then, the press would go down on one element and up on another, and the browser would not
+      // click.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let asked!: () => void;
+      const requested = new Promise<void>((resolve) => (asked = resolve));
+      await page.route(/hint-tooltip-[^/]*\.js$/, async (route) => {
+        asked();
+        await held;
+        await route.continue();
+      });
+      await page.goto('/help');
+      const html = page.locator('html');
+      await expect(html).toHaveClass(/\blight\b/);
+      const toggle = header(page).getByRole('button', { name: 'Toggle theme' });
+      const first = await toggle.elementHandle();
+      await requested;
+      const box = await toggle.boundingBox();
+      if (!box || !first) throw new Error('no toggle');
+      await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await page.mouse.down();
+      release();
+      // The tooltip's code arrives while the press is down (and the page has rendered since): the
+      // button it would replace stays until the press is released.
+      await expect
+        .poll(() =>
+          page.evaluate(() =>
+            performance.getEntriesByType('resource').some((entry) => entry.name.includes('hint-tooltip')),
+          ),
+        )
+        .toBe(true);
+      await page.evaluate(
+        () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+      );
+      expect(await first.evaluate((el) => el.isConnected)).toBe(true);
+      await page.mouse.up();
+      await expect(html).toHaveClass(/\bdark\b/);
+      // Then the tooltip's button takes its place, and the tooltip works.
+      await expect.poll(() => first.evaluate((el) => el.isConnected)).toBe(false);
+      await page.mouse.move(0, 0);
+      await toggle.hover();
+      await expect(page.getByRole('tooltip')).toHaveText('Switch to light theme');
+      // Once, not twice: the replaced button's press is not also clicked by the browser.
+      await expect(html).not.toHaveClass(/\blight\b/);
+      expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+    });
   });
 });

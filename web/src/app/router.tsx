@@ -15,7 +15,7 @@ import {
   useMatchedRoute,
 } from './route-views';
 import { firstConsoleRoutes, routeAt, signedOutRoutes, screens } from './routes';
-import { preloadedOrLazy, sharedLoad } from './screen';
+import { preloadedOrLazy, sharedLoad } from '@/lib/lazy-code';
 
 export { documentTitle, PageSpinner } from './route-views';
 

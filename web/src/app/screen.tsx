@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { lazy, useState, type ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
+import { preloadedOrLazy, sharedLoad } from '@/lib/lazy-code';
 
 /** What every screen of the route table receives from the router. */
 export interface ScreenProps {
@@ -20,48 +21,6 @@ export interface ScreenDef {
    * the reads are asked for (not answered); never rejects.
    */
   prefetch?: (client: QueryClient) => Promise<void>;
-}
-
-/**
- * One load of a module, shared by everyone who asks for it (the entry's preload, a prefetch, the
- * render); `loaded()` is what it gave once it has arrived. A failed load is forgotten, so the next
- * ask tries again.
- */
-export function sharedLoad<T>(load: () => Promise<T>): {
-  load: () => Promise<T>;
-  loaded: () => T | undefined;
-} {
-  let pending: Promise<T> | undefined;
-  let value: T | undefined;
-  return {
-    load: () =>
-      (pending ??= load().then(
-        (result) => (value = result),
-        (error: unknown) => {
-          pending = undefined;
-          throw error;
-        },
-      )),
-    loaded: () => value,
-  };
-}
-
-/**
- * A lazily loaded component that renders straight away when its code has already arrived (the
- * entry preloads the first screen's: app/router.tsx startFirstScreen). React.lazy suspends on its
- * first render even then, and every reveal after a fallback waits for React's throttle of
- * Suspense reveals (up to 300 ms), so the first figures would paint later than their data
- * (issue 26). Which of the two renders is chosen once per mount, so a screen never remounts.
- */
-export function preloadedOrLazy<P extends object>(
-  Lazy: ComponentType<P>,
-  loaded: () => ComponentType<P> | undefined,
-): ComponentType<P> {
-  function PreloadedOrLazy(props: P) {
-    const [Component] = useState(() => loaded() ?? Lazy);
-    return <Component {...props} />;
-  }
-  return PreloadedOrLazy;
 }
 
 /**

@@ -1,7 +1,8 @@
-import { lazy, type ReactElement, type ReactNode } from 'react';
+import type { ReactElement, ReactNode } from 'react';
 import { DeferredControl } from '@/components/deferred-control';
+import { lazyComponent } from '@/lib/lazy-code';
 
-const HintTooltip = lazy(async () => ({ default: (await import('./hint-tooltip')).HintTooltip }));
+const HintTooltip = lazyComponent(async () => (await import('./hint-tooltip')).HintTooltip);
 
 /**
  * A tooltip (spec §9: opens after 700 ms) for a control of the visitors' pages, such as the theme
@@ -15,8 +16,9 @@ export function Hint({ label, children }: { label: ReactNode; children: ReactEle
   // The control's own onClick is all a press does: there is nothing to open for it.
   return (
     <DeferredControl
+      code={HintTooltip}
       button={() => children}
-      full={() => <HintTooltip label={label}>{children}</HintTooltip>}
+      full={() => <HintTooltip.Component label={label}>{children}</HintTooltip.Component>}
     />
   );
 }

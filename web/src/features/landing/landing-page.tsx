@@ -12,6 +12,7 @@ import {
 import { Suspense, lazy, useEffect } from 'react';
 import { Link } from 'wouter';
 import { DeferredControl } from '@/components/deferred-control';
+import { lazyComponent } from '@/lib/lazy-code';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -236,9 +237,7 @@ export function LandingPage() {
 
 // What the first paint does not need loads once the browser is idle after it (issue 26): the demo
 // dialog's code (Radix Dialog) and the dashboard preview below the fold.
-const DemoVideoDialog = lazy(async () => ({
-  default: (await import('./demo-video-dialog')).DemoVideoDialog,
-}));
+const DemoVideoDialog = lazyComponent(async () => (await import('./demo-video-dialog')).DemoVideoDialog);
 const DashboardPreview = lazy(async () => ({
   default: (await import('@/features/dashboard/components/dashboard-preview')).DashboardPreview,
 }));
@@ -247,8 +246,9 @@ const DashboardPreview = lazy(async () => ({
 function DemoVideo() {
   return (
     <DeferredControl
+      code={DemoVideoDialog}
       button={(onPress) => <WatchDemoButton onClick={onPress} />}
-      full={(press) => <DemoVideoDialog defaultOpen={press !== null} />}
+      full={(press) => <DemoVideoDialog.Component defaultOpen={press !== null} />}
     />
   );
 }

@@ -1,9 +1,10 @@
 import { ChevronDown } from 'lucide-react';
-import { lazy, type ComponentProps } from 'react';
+import type { ComponentProps } from 'react';
 import { DeferredControl } from '@/components/deferred-control';
 import { Button } from '@/components/ui/button';
+import { lazyComponent } from '@/lib/lazy-code';
 
-const ToolsDropdown = lazy(async () => ({ default: (await import('./tools-dropdown')).ToolsDropdown }));
+const ToolsDropdown = lazyComponent(async () => (await import('./tools-dropdown')).ToolsDropdown);
 
 function ToolsButton(props: ComponentProps<typeof Button>) {
   return (
@@ -18,8 +19,9 @@ function ToolsButton(props: ComponentProps<typeof Button>) {
 export function ToolsMenu() {
   return (
     <DeferredControl
+      code={ToolsDropdown}
       button={(onPress) => <ToolsButton onClick={onPress} />}
-      full={(press) => <ToolsDropdown trigger={<ToolsButton />} press={press} />}
+      full={(press) => <ToolsDropdown.Component trigger={<ToolsButton />} press={press} />}
     />
   );
 }

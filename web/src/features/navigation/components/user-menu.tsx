@@ -1,10 +1,11 @@
-import { lazy, type ComponentProps } from 'react';
+import type { ComponentProps } from 'react';
 import type { PublicUser } from '@nexus/agent/contract';
 import { Avatar, AvatarFallback } from '@/components/ui/avatar';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { initials } from '@/lib/initials';
 import { DeferredControl } from '@/components/deferred-control';
+import { lazyComponent } from '@/lib/lazy-code';
 import { roleBadge } from '../nav-items';
 
 export interface UserMenuProps {
@@ -33,7 +34,7 @@ export function UserAvatar({ user, className }: { user: PublicUser; className?: 
   );
 }
 
-const UserDropdown = lazy(async () => ({ default: (await import('./user-dropdown')).UserDropdown }));
+const UserDropdown = lazyComponent(async () => (await import('./user-dropdown')).UserDropdown);
 
 export function UserMenuButton({ user, ...props }: { user: PublicUser } & ComponentProps<typeof Button>) {
   return (
@@ -47,9 +48,10 @@ export function UserMenuButton({ user, ...props }: { user: PublicUser } & Compon
 export function UserMenu(props: UserMenuProps) {
   return (
     <DeferredControl
+      code={UserDropdown}
       button={(onPress) => <UserMenuButton user={props.user} onClick={onPress} />}
       full={(press) => (
-        <UserDropdown
+        <UserDropdown.Component
           {...props}
           trigger={<UserMenuButton user={props.user} />}
           roleBadge={<RoleBadge role={props.user.role} />}

@@ -1,8 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Bell } from 'lucide-react';
-import { lazy, type ComponentProps } from 'react';
+import type { ComponentProps } from 'react';
 import { NOTIFICATIONS_BROADCAST_TOPIC, notificationsUserTopic } from '@nexus/agent/contract';
 import { DeferredControl } from '@/components/deferred-control';
+import { lazyComponent } from '@/lib/lazy-code';
 import { Button } from '@/components/ui/button';
 import { useLiveTopic } from '@/lib/live';
 import {
@@ -12,9 +13,9 @@ import {
   rereadNotifications,
 } from '@/data/notification-list';
 
-const NotificationsDropdown = lazy(async () => ({
-  default: (await import('./notifications-dropdown')).NotificationsDropdown,
-}));
+const NotificationsDropdown = lazyComponent(
+  async () => (await import('./notifications-dropdown')).NotificationsDropdown,
+);
 
 /** The bell, with the number of unread notifications. */
 export function NotificationsButton({
@@ -56,9 +57,10 @@ export function NotificationsMenu({ userId }: { userId: number }) {
 
   return (
     <DeferredControl
+      code={NotificationsDropdown}
       button={(onPress) => <NotificationsButton unread={unread} onClick={onPress} />}
       full={(press) => (
-        <NotificationsDropdown trigger={<NotificationsButton unread={unread} />} press={press} />
+        <NotificationsDropdown.Component trigger={<NotificationsButton unread={unread} />} press={press} />
       )}
     />
   );

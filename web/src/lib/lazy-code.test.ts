@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sharedLoad } from './screen';
+import { sharedLoad } from './lazy-code';
 
 describe('sharedLoad (a screen’s or the frame’s code, asked for from several places)', () => {
   it('loads once for every caller and keeps what it gave', async () => {
