@@ -17,6 +17,7 @@ import {
 } from '@nexus/agent/contract';
 import { apiJson, apiRequest } from '@/lib/request';
 import { useLiveTopic } from '@/lib/live';
+import { rereadQueries } from '@/lib/query-client';
 
 export const FLOWS_API = '/api/flows';
 
@@ -237,11 +238,17 @@ export function useFlowRunLive(runId: number | null, running: boolean) {
   });
 }
 
-/** Keeps a flow's run list and each run current from the `flows.<id>.runs` live topic. */
+/**
+ * Keeps a flow's run list and each run current from the `flows.<id>.runs` live topic; the list is
+ * read again each time the agent confirms the topic (runs started before then were not pushed).
+ */
 export function useFlowRunsLive(flowId: number | null) {
   const client = useQueryClient();
   return useLiveTopic(flowRunsTopic(flowId ?? 0), {
     enabled: flowId !== null,
+    onSubscribed: () => {
+      if (flowId !== null) void rereadQueries(client, flowKeys.runs(flowId));
+    },
     onEvent: (raw) => {
       const parsed = flowRunSchema.safeParse(raw);
       if (!parsed.success || flowId === null) return;

@@ -25,8 +25,8 @@ import {
 } from '@nexus/agent/contract';
 import { haPatternsKeys } from './ha-patterns';
 import { apiJson, apiRequest, ApiRequestError } from '@/lib/request';
-import { useEffect, useRef } from 'react';
 import { useLiveTopic, type LiveConnectionState } from '@/lib/live';
+import { rereadQueries } from '@/lib/query-client';
 
 export const HA_API = '/api/ha';
 export const HA_SETTINGS_PATH = '/api/settings/home-assistant';
@@ -397,13 +397,15 @@ export function predictEntity(
 
 /**
  * Keeps the cached entity list current from the `ha.entities` live topic: changed and removed
- * entities are patched in place, a resync or a change of the connection reloads, and so does
- * the live socket coming back after a drop (events sent meanwhile were missed).
+ * entities are patched in place, a resync or a change of the connection reloads, and so does each
+ * confirmation of the topic (first, and after the live socket comes back from a drop): changes
+ * before then were missed.
  */
 export function useHaLive(enabled = true): { liveState: LiveConnectionState } {
   const client = useQueryClient();
   const { state } = useLiveTopic(HA_ENTITIES_TOPIC, {
     enabled,
+    onSubscribed: () => void rereadQueries(client, haKeys.all),
     onEvent: (raw) => {
       const parsed = haLiveMessageSchema.safeParse(raw);
       if (!parsed.success) return;
@@ -417,14 +419,6 @@ export function useHaLive(enabled = true): { liveState: LiveConnectionState } {
       }
     },
   });
-
-  const previous = useRef<LiveConnectionState>(state);
-  useEffect(() => {
-    if (state === 'open' && previous.current === 'reconnecting') {
-      void client.invalidateQueries({ queryKey: haKeys.all });
-    }
-    previous.current = state;
-  }, [state, client]);
 
   return { liveState: state };
 }

@@ -7,6 +7,7 @@ import {
   type Notification,
   type NotificationList,
 } from '@nexus/agent/contract';
+import { rereadQueries } from '@/lib/query-client';
 import {
   array,
   boolean,
@@ -74,13 +75,7 @@ export function invalidateNotifications(queryClient: ReturnType<typeof useQueryC
   return queryClient.invalidateQueries({ queryKey: notificationsRootKey });
 }
 
-/**
- * Reads the lists afresh once the live topic is confirmed. A first read still under way may have
- * been answered before a notification that was published in the gap, and react-query would hand
- * its answer to this read too (it joins a first fetch rather than replacing it): that read is
- * cancelled and a new one asked for.
- */
-export async function rereadNotifications(queryClient: ReturnType<typeof useQueryClient>) {
-  await queryClient.cancelQueries({ queryKey: notificationsRootKey });
-  await queryClient.invalidateQueries({ queryKey: notificationsRootKey });
+/** Reads the lists afresh once the live topic is confirmed (lib/query-client rereadQueries). */
+export function rereadNotifications(queryClient: ReturnType<typeof useQueryClient>) {
+  return rereadQueries(queryClient, notificationsRootKey);
 }

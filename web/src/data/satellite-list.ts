@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react';
 import { queryOptions, useQueryClient } from '@tanstack/react-query';
 import {
   POLL_INTERVALS_MS,
@@ -20,6 +19,7 @@ import {
   type Shape,
 } from '@/lib/answer-shape';
 import { useLiveTopic, type LiveConnectionState } from '@/lib/live';
+import { rereadQueries } from '@/lib/query-client';
 import { getParsed } from './auth-session';
 
 /**
@@ -98,13 +98,15 @@ export const satellitesQueryOptions = (enabled = true) =>
 
 /**
  * Keeps the cached list (and the satellites open on screen) current from the `satellites` live
- * topic, which the agent publishes on every change of any source; after the socket comes back from
- * a drop the list is fetched again, since changes meanwhile were missed.
+ * topic, which the agent publishes on every change of any source. Each time the agent confirms the
+ * topic (first, and after the socket comes back from a drop) the list is read again: changes before
+ * then were missed.
  */
 export function useSatellitesLive(enabled = true): { liveState: LiveConnectionState } {
   const client = useQueryClient();
   const { state } = useLiveTopic(SATELLITES_TOPIC, {
     enabled,
+    onSubscribed: () => void rereadQueries(client, satelliteKeys.all),
     onEvent: (raw) => {
       let list: Satellite[];
       try {
@@ -120,12 +122,5 @@ export function useSatellitesLive(enabled = true): { liveState: LiveConnectionSt
       }
     },
   });
-  const previous = useRef<LiveConnectionState>(state);
-  useEffect(() => {
-    if (state === 'open' && previous.current === 'reconnecting') {
-      void client.invalidateQueries({ queryKey: satelliteKeys.all });
-    }
-    previous.current = state;
-  }, [state, client]);
   return { liveState: state };
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { QueryFunctionContext } from '@tanstack/react-query';
-import { createQueryClient, getQueryFn, queryKeyToPath } from './query-client';
+import { QueryObserver, type QueryFunctionContext } from '@tanstack/react-query';
+import { createQueryClient, getQueryFn, queryKeyToPath, rereadQueries } from './query-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -61,5 +61,49 @@ describe('createQueryClient defaults (spec §7)', () => {
     expect(await client.fetchQuery({ queryKey: ['/api/nexus/status'] })).toEqual({
       url: '/api/nexus/status',
     });
+  });
+});
+
+describe('rereadQueries (a live topic just confirmed)', () => {
+  /** A list whose first read is answered only when `answerFirst` is called, after the second read. */
+  function slowFirstRead() {
+    const client = createQueryClient();
+    let answerFirst!: (list: string[]) => void;
+    let reads = 0;
+    const queryFn = () => {
+      reads += 1;
+      if (reads === 1) return new Promise<string[]>((resolve) => (answerFirst = resolve));
+      return Promise.resolve(['before the topic', 'published in the gap']);
+    };
+    const observer = new QueryObserver(client, { queryKey: ['/api/list'], queryFn });
+    const unsubscribe = observer.subscribe(() => undefined);
+    return {
+      client,
+      observer,
+      unsubscribe,
+      answerFirst: (list: string[]) => answerFirst(list),
+      reads: () => reads,
+    };
+  }
+
+  it('asks again even while the first read is under way, and keeps the newer answer', async () => {
+    const { client, observer, unsubscribe, answerFirst, reads } = slowFirstRead();
+    await rereadQueries(client, ['/api/list']);
+    expect(reads()).toBe(2);
+    // The first read's answer, older than the event, arrives late and is not taken.
+    answerFirst(['before the topic']);
+    await Promise.resolve();
+    expect(observer.getCurrentResult().data).toEqual(['before the topic', 'published in the gap']);
+    unsubscribe();
+  });
+
+  it('(why) a plain invalidation joins the read under way and keeps its older answer', async () => {
+    const { client, observer, unsubscribe, answerFirst, reads } = slowFirstRead();
+    const invalidated = client.invalidateQueries({ queryKey: ['/api/list'] });
+    answerFirst(['before the topic']);
+    await invalidated;
+    expect(reads()).toBe(1);
+    expect(observer.getCurrentResult().data).toEqual(['before the topic']);
+    unsubscribe();
   });
 });

@@ -23,6 +23,17 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
 }
 
 /**
+ * Reads the queries under `queryKey` afresh, for a live topic the agent has just confirmed: what it
+ * published before then never reached this tab. A read still under way is cancelled first, because
+ * react-query hands the answer of a first fetch under way to whoever asks meanwhile, and that answer
+ * may predate an event published in the gap.
+ */
+export async function rereadQueries(client: QueryClient, queryKey: QueryKey): Promise<void> {
+  await client.cancelQueries({ queryKey });
+  await client.invalidateQueries({ queryKey });
+}
+
+/**
  * Spec §7: queries never retry, never refetch on focus or on a timer (screens that poll set their
  * own interval) and are never stale; mutations never retry.
  */
