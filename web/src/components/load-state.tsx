@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { AlertCircle, RefreshCw, type LucideIcon } from 'lucide-react';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/request';
 
@@ -40,6 +41,49 @@ export function LoadError({
         </Button>
       ) : null}
     </div>
+  );
+}
+
+/** What RefreshError needs of a query whose refresh failed after an earlier read had succeeded. */
+interface StaleQuery extends FailedQuery {
+  dataUpdatedAt: number;
+  isRefetchError: boolean;
+}
+
+/**
+ * A read that had answered and then failed to refresh (a poll the link dropped, a hub restarting):
+ * the last answer stays on screen and this says since when it is not current, why, and offers to
+ * ask again. Renders nothing while the query is current, so a screen puts it above what it shows:
+ * `<RefreshError what="the containers" query={containers} />`. Only the first read's failure, with
+ * nothing to show, is a LoadError (`query.isLoadingError`). `className` places it in its container
+ * (a grid span, a margin where the container has no gap).
+ */
+export function RefreshError({
+  what,
+  query,
+  className,
+}: {
+  what: string;
+  query: StaleQuery;
+  className?: string;
+}) {
+  if (!query.isRefetchError) return null;
+  const at = new Date(query.dataUpdatedAt);
+  return (
+    <Alert variant="warning" data-testid="refresh-error" className={className}>
+      <AlertCircle aria-hidden="true" />
+      <AlertTitle>
+        Couldn&apos;t refresh {what}: as it stood at{' '}
+        <time dateTime={at.toISOString()}>{at.toLocaleTimeString()}</time>
+      </AlertTitle>
+      <AlertDescription className="flex flex-wrap items-center gap-x-3 gap-y-2">
+        <span className="break-words">{errorMessage(query.error) ?? 'The hub did not answer.'}</span>
+        <Button variant="outline" size="sm" onClick={() => void query.refetch()}>
+          <RefreshCw aria-hidden="true" />
+          Try again
+        </Button>
+      </AlertDescription>
+    </Alert>
   );
 }
 

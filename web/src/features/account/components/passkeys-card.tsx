@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Fingerprint, Loader2, Pencil } from 'lucide-react';
 import { Link } from 'wouter';
 import { PASSKEY_NAME_MAX, type Passkey } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -126,13 +127,14 @@ export function PasskeysCard({ compact = false }: { compact?: boolean }) {
         </form>
       )}
 
+      <RefreshError what="your passkeys" query={list} />
       {list.isPending ? (
         <div role="status" className="space-y-2">
           <span className="sr-only">Loading your passkeys</span>
           <Skeleton className="h-12 w-full" />
           <Skeleton className="h-12 w-full" />
         </div>
-      ) : list.isError ? (
+      ) : list.isLoadingError ? (
         <Alert variant="destructive">
           <AlertTitle>Could not load your passkeys</AlertTitle>
           <AlertDescription>{errorMessage(list.error)}</AlertDescription>

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Panel } from '@/components/ui/panel';
 import { ConfirmButton } from '@/components/ui/confirm';
@@ -27,13 +28,14 @@ export function SessionsCard() {
       }
       contentClassName="grid gap-3"
     >
+      <RefreshError what="your sessions" query={list} />
       {list.isLoading ? (
         <div role="status" className="grid gap-2">
           <span className="sr-only">Loading your sessions</span>
           <Skeleton className="h-14 w-full" />
           <Skeleton className="h-14 w-full" />
         </div>
-      ) : list.error ? (
+      ) : list.isLoadingError ? (
         <Alert variant="destructive">
           <AlertTitle>Could not load your sessions</AlertTitle>
           <AlertDescription>{errorMessage(list.error)}</AlertDescription>

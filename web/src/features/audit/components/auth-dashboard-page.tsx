@@ -1,4 +1,4 @@
-import { LoadError } from '@/components/load-state';
+import { LoadError, RefreshError } from '@/components/load-state';
 import { useState, type FormEvent } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts';
@@ -172,7 +172,7 @@ function Activity() {
       </Panel>
     );
   }
-  if (summary.error) {
+  if (summary.isLoadingError) {
     return (
       <Panel title="Sign-ins per day" icon={BarChart3} actions={period}>
         <LoadError what="the sign-in activity" query={summary} />
@@ -183,6 +183,7 @@ function Activity() {
   const points = signInsPerDay.map((d) => ({ day: d.date, Successful: d.success, Failed: d.failure }));
   return (
     <>
+      <RefreshError what="the sign-in activity" query={summary} />
       <dl className="grid gap-4 sm:grid-cols-4" aria-label={`Totals for the last ${days} days`}>
         <Stat label="Sign-ins" value={totals.signIns} />
         <Stat label="Failed sign-ins" value={totals.failures} />
@@ -355,9 +356,10 @@ function EventLog() {
         </div>
       </form>
 
+      <RefreshError what="the security events" query={events} />
       {events.isPending ? (
         <RowsSkeleton rows={8} label="Loading security events" />
-      ) : events.error ? (
+      ) : events.isLoadingError ? (
         <LoadError what="the security events" query={events} />
       ) : rows.length === 0 ? (
         <p className="rounded-lg border border-dashed p-6 text-center text-sm text-muted-foreground">

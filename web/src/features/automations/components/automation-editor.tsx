@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { AlertCircle } from 'lucide-react';
+import { RefreshError } from '@/components/load-state';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -44,9 +45,10 @@ export function AutomationEditor({ id, onClose }: { id?: string; onClose: () => 
             The automation in Home Assistant&apos;s YAML. The hub checks it before Home Assistant gets it.
           </DialogDescription>
         </DialogHeader>
+        {id !== undefined ? <RefreshError what="the automation" query={detail} /> : null}
         {initial !== undefined ? (
           <EditorForm id={id} initial={initial} onClose={onClose} />
-        ) : detail.isError ? (
+        ) : detail.isLoadingError ? (
           <p role="alert" className="text-sm text-destructive">
             {errorMessage(detail.error)}
           </p>

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Pencil, Play, Plus, Sparkles, Trash2, Workflow } from 'lucide-react';
 import { Link } from 'wouter';
 import type { HaAutomation } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -195,6 +196,9 @@ export function AutomationsPage() {
       }
     >
       <ConnectionBanner status={status.data} />
+      {status.data && status.data.state !== 'connected' ? null : (
+        <RefreshError what="the automations" query={query} />
+      )}
       {status.data && status.data.state !== 'connected' ? (
         <EmptyState title="Automations need Home Assistant">
           <p>
@@ -213,7 +217,7 @@ export function AutomationsPage() {
             ))}
           </CardContent>
         </Card>
-      ) : query.isError ? (
+      ) : query.isLoadingError ? (
         <ErrorCard title="The automations could not be loaded" error={query.error} />
       ) : query.data.automations.length === 0 ? (
         <EmptyState title="No automations yet">

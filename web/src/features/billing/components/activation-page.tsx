@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CreditCard, Fingerprint, KeyRound } from 'lucide-react';
 import { Link, useSearch } from 'wouter';
 import { PLANS } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Button } from '@/components/ui/button';
 import { Panel } from '@/components/ui/panel';
 import { LoadError, RowsSkeleton } from '@/features/llm/components/section';
@@ -38,9 +39,10 @@ export function ActivationPage() {
           <Link href="/checkout">Plans</Link>
         </Button>
       </header>
+      <RefreshError what="the subscription" query={status} />
       {status.isPending ? (
         <RowsSkeleton rows={4} />
-      ) : status.error ? (
+      ) : status.isLoadingError ? (
         <LoadError what="the subscription" query={status} />
       ) : (
         <>

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { BarChart3, CreditCard, Gauge, History, PartyPopper, ShoppingCart, Unplug } from 'lucide-react';
 import { Link } from 'wouter';
 import { PLANS, type LicenceRecord, type SubscriptionStatus } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -59,9 +60,10 @@ export function BillingPage() {
           </Button>
         </div>
       </header>
+      <RefreshError what="the subscription" query={status} />
       {status.isPending ? (
         <RowsSkeleton rows={6} />
-      ) : status.error ? (
+      ) : status.isLoadingError ? (
         <LoadError what="the subscription" query={status} />
       ) : (
         <>
@@ -210,13 +212,14 @@ function UsagePanels() {
   const body = (render: (data: NonNullable<typeof usage.data>) => ReactNode) =>
     usage.isPending ? (
       <RowsSkeleton rows={4} />
-    ) : usage.error ? (
+    ) : usage.isLoadingError ? (
       <LoadError what="the usage" query={usage} />
     ) : (
       render(usage.data)
     );
   return (
     <div className="grid gap-6 lg:grid-cols-2">
+      <RefreshError what="the usage" query={usage} className="lg:col-span-2" />
       <Panel
         title="Usage this month"
         icon={Gauge}

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ExternalLink, KeyRound, Store } from 'lucide-react';
 import { Link, useSearch } from 'wouter';
 import { PLAN_IDS, PLANS, planIdSchema, type Plan, type SubscriptionStatus } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
@@ -70,9 +71,10 @@ function Checkout({ heading }: { heading: string }) {
           <Link href="/billing">Back to billing</Link>
         </Button>
       </header>
+      <RefreshError what="the subscription" query={status} />
       {status.isPending ? (
         <RowsSkeleton rows={6} />
-      ) : status.error ? (
+      ) : status.isLoadingError ? (
         <LoadError what="the subscription" query={status} />
       ) : (
         <>

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Download, Receipt } from 'lucide-react';
 import { Link } from 'wouter';
 import { PLANS, type LicenceRecord } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Badge, type BadgeProps } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Panel } from '@/components/ui/panel';
@@ -39,9 +40,10 @@ export function PurchaseHistoryPage() {
         </Button>
       </header>
       <Panel title="Licences" icon={Receipt}>
+        <RefreshError what="the purchase history" query={licences} />
         {licences.isPending ? (
           <RowsSkeleton rows={4} />
-        ) : licences.error ? (
+        ) : licences.isLoadingError ? (
           <LoadError what="the purchase history" query={licences} />
         ) : licences.data.length === 0 ? (
           <EmptyState icon={Receipt} title="No licences yet">

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation, useSearch } from 'wouter';
 import { Boxes, Cpu, ExternalLink, FileCode2, LayoutGrid, Rocket } from 'lucide-react';
 import type { CatalogAppView, CatalogField } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
@@ -179,7 +180,7 @@ function CatalogTab({ canAct }: { canAct: boolean }) {
       </div>
     );
   }
-  if (catalog.isError) {
+  if (catalog.isLoadingError) {
     return (
       <p role="alert" className="text-sm text-destructive">
         Couldn&apos;t load the app catalog: {errorMessage(catalog.error)}
@@ -187,7 +188,8 @@ function CatalogTab({ canAct }: { canAct: boolean }) {
     );
   }
   return (
-    <>
+    <div className="grid grid-cols-1 gap-4">
+      <RefreshError what="the app catalog" query={catalog} />
       <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
         {catalog.data.map((app) => (
           <Card key={app.id} data-testid={`app-${app.id}`} className="flex flex-col">
@@ -234,7 +236,7 @@ function CatalogTab({ canAct }: { canAct: boolean }) {
         ))}
       </div>
       {open ? <AppDeployDialog app={open} onClose={() => setOpen(null)} /> : null}
-    </>
+    </div>
   );
 }
 

@@ -3,6 +3,7 @@ import { useEffect, useId, useState } from 'react';
 import { useMutationState, useQuery } from '@tanstack/react-query';
 import { ArrowUpCircle, Info, Loader2, RefreshCw, X } from 'lucide-react';
 import type { ContainerSummary, ContainerUpdateCheck, ContainerUpdateResult } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -89,11 +90,13 @@ export function UpdatesToolbar() {
         <p role="alert" className="text-sm text-destructive">
           Couldn&apos;t check for updates: {errorMessage(check.error)}
         </p>
-      ) : updates.isError && !check.isPending ? (
+      ) : check.isPending ? null : updates.isLoadingError ? (
         <p role="alert" className="text-sm text-destructive">
           Couldn&apos;t load the update check: {errorMessage(updates.error)}
         </p>
-      ) : null}
+      ) : (
+        <RefreshError what="the update check" query={updates} />
+      )}
     </div>
   );
 }
@@ -160,7 +163,11 @@ export function UpdateCell({ container }: { container: ContainerSummary }) {
   if (updates.isPending) return <span className="text-xs text-muted-foreground">Checking…</span>;
   const check = checkForContainer(updates.data?.containers, container);
   if (!check) {
-    return <span className="text-xs text-muted-foreground">{updates.isError ? '—' : 'Not checked yet'}</span>;
+    return (
+      <span className="text-xs text-muted-foreground">
+        {updates.isLoadingError ? '—' : 'Not checked yet'}
+      </span>
+    );
   }
   return (
     <div className="grid justify-items-start gap-1">

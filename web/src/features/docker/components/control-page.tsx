@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { Activity, Cpu, Power, RotateCw } from 'lucide-react';
 import type { CatalogAppView, ProbeResult } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -155,13 +156,14 @@ export function ControlPage() {
         </ConfirmButton>
       </header>
       <EngineAlert />
+      <RefreshError what="the hub's services" query={catalog} />
       {catalog.isPending ? (
         <div className="grid gap-4 md:grid-cols-2">
           {Array.from({ length: 4 }, (_, i) => (
             <Skeleton key={i} className="h-48" />
           ))}
         </div>
-      ) : catalog.isError ? (
+      ) : catalog.isLoadingError ? (
         <p role="alert" className="text-sm text-destructive">
           Couldn&apos;t load the hub&apos;s services: {errorMessage(catalog.error)}
         </p>

@@ -1,4 +1,4 @@
-import { LoadError } from '@/components/load-state';
+import { LoadError, RefreshError } from '@/components/load-state';
 import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
@@ -65,10 +65,11 @@ function ContainersTab({ canAct }: { canAct: boolean }) {
   }, [containers.data, query]);
 
   if (containers.isPending) return <LoadingRows />;
-  if (containers.isError) return <LoadError what="the containers" error={containers.error} />;
+  if (containers.isLoadingError) return <LoadError what="the containers" error={containers.error} />;
   const running = containers.data.filter((c) => c.state === 'running').length;
   return (
     <div className="grid gap-4">
+      <RefreshError what="the containers" query={containers} />
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="flex flex-wrap items-center gap-3">
           <p className="text-sm text-muted-foreground">
@@ -141,23 +142,28 @@ function StacksTab({ canAct }: { canAct: boolean }) {
   }
 
   if (stacks.isPending) return <LoadingRows />;
-  if (stacks.isError) return <LoadError what="the stacks" error={stacks.error} />;
+  if (stacks.isLoadingError) return <LoadError what="the stacks" error={stacks.error} />;
+  const stale = <RefreshError what="the stacks" query={stacks} />;
   if (stacks.data.length === 0) {
     return (
-      <Empty>
-        No compose stacks yet.{' '}
-        <Link href="/nexus-deployment" className="text-primary underline-offset-4 hover:underline">
-          Deploy one
-        </Link>{' '}
-        from the catalog or from a compose file.
-      </Empty>
+      <div className="grid grid-cols-1 gap-3">
+        {stale}
+        <Empty>
+          No compose stacks yet.{' '}
+          <Link href="/nexus-deployment" className="text-primary underline-offset-4 hover:underline">
+            Deploy one
+          </Link>{' '}
+          from the catalog or from a compose file.
+        </Empty>
+      </div>
     );
   }
   const busy = (name: string) =>
     (action.isPending && action.variables?.name === name) ||
     (redeploying === name && redeploy.progress?.phase === 'running');
   return (
-    <div className="grid gap-3">
+    <div className="grid grid-cols-1 gap-3">
+      {stale}
       {stacks.data.map((stack) => (
         <Card key={stack.name} data-testid={`stack-${stack.name}`}>
           <CardContent className="grid gap-3 pt-6">
@@ -252,109 +258,128 @@ function ImagesTab({ canAct }: { canAct: boolean }) {
   const images = useQuery(imagesQueryOptions());
   const remove = useRemoveImage();
   if (images.isPending) return <LoadingRows />;
-  if (images.isError) return <LoadError what="the images" error={images.error} />;
+  if (images.isLoadingError) return <LoadError what="the images" error={images.error} />;
+  const stale = <RefreshError what="the images" query={images} />;
   if (images.data.length === 0)
-    return <Empty>No images on this engine. Deploying an app pulls its image.</Empty>;
+    return (
+      <div className="grid grid-cols-1 gap-3">
+        {stale}
+        <Empty>No images on this engine. Deploying an app pulls its image.</Empty>
+      </div>
+    );
   return (
-    <Table aria-label="Images">
-      <TableHeader>
-        <TableRow>
-          <TableHead>Image</TableHead>
-          <TableHead>Size</TableHead>
-          <TableHead>Created</TableHead>
-          <TableHead>Used by</TableHead>
-          <TableHead className="text-right">Actions</TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {images.data.map((image) => {
-          const label = image.tags[0] ?? image.id.replace(/^sha256:/, '').slice(0, 12);
-          return (
-            <TableRow key={image.id}>
-              <TableCell className="font-medium">
-                {image.tags.length ? image.tags.join(', ') : label}
-              </TableCell>
-              <TableCell className="tabular-nums">{formatBytes(image.sizeBytes)}</TableCell>
-              <TableCell>{new Date(image.createdAt).toLocaleDateString()}</TableCell>
-              <TableCell>
-                {image.containers < 0
-                  ? '—'
-                  : `${image.containers} container${image.containers === 1 ? '' : 's'}`}
-              </TableCell>
-              <TableCell className="text-right">
-                <ConfirmButton
-                  size="sm"
-                  variant="ghost"
-                  disabled={!canAct || remove.isPending}
-                  destructive
-                  question={`Remove ${label}?`}
-                  description="The image is deleted from the hub; deploying it again pulls it from its registry."
-                  confirmLabel="Remove"
-                  onConfirm={() =>
-                    remove.mutate(
-                      { id: image.tags[0] ?? image.id, force: false },
-                      {
-                        onSuccess: () => toast({ title: `${label} removed` }),
-                        onError: (error) =>
-                          toast({
-                            title: `Could not remove ${label}`,
-                            description: errorMessage(error),
-                            variant: 'destructive',
-                          }),
-                      },
-                    )
-                  }
-                >
-                  Remove
-                </ConfirmButton>
-              </TableCell>
-            </TableRow>
-          );
-        })}
-      </TableBody>
-    </Table>
+    <div className="grid grid-cols-1 gap-3">
+      {stale}
+      <Table aria-label="Images">
+        <TableHeader>
+          <TableRow>
+            <TableHead>Image</TableHead>
+            <TableHead>Size</TableHead>
+            <TableHead>Created</TableHead>
+            <TableHead>Used by</TableHead>
+            <TableHead className="text-right">Actions</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {images.data.map((image) => {
+            const label = image.tags[0] ?? image.id.replace(/^sha256:/, '').slice(0, 12);
+            return (
+              <TableRow key={image.id}>
+                <TableCell className="font-medium">
+                  {image.tags.length ? image.tags.join(', ') : label}
+                </TableCell>
+                <TableCell className="tabular-nums">{formatBytes(image.sizeBytes)}</TableCell>
+                <TableCell>{new Date(image.createdAt).toLocaleDateString()}</TableCell>
+                <TableCell>
+                  {image.containers < 0
+                    ? '—'
+                    : `${image.containers} container${image.containers === 1 ? '' : 's'}`}
+                </TableCell>
+                <TableCell className="text-right">
+                  <ConfirmButton
+                    size="sm"
+                    variant="ghost"
+                    disabled={!canAct || remove.isPending}
+                    destructive
+                    question={`Remove ${label}?`}
+                    description="The image is deleted from the hub; deploying it again pulls it from its registry."
+                    confirmLabel="Remove"
+                    onConfirm={() =>
+                      remove.mutate(
+                        { id: image.tags[0] ?? image.id, force: false },
+                        {
+                          onSuccess: () => toast({ title: `${label} removed` }),
+                          onError: (error) =>
+                            toast({
+                              title: `Could not remove ${label}`,
+                              description: errorMessage(error),
+                              variant: 'destructive',
+                            }),
+                        },
+                      )
+                    }
+                  >
+                    Remove
+                  </ConfirmButton>
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </div>
   );
 }
 
 function HistoryTab() {
   const history = useQuery(deploymentsQueryOptions());
   if (history.isPending) return <LoadingRows />;
-  if (history.isError) return <LoadError what="the deployment history" error={history.error} />;
-  if (history.data.length === 0) return <Empty>Nothing has been deployed from the console yet.</Empty>;
+  if (history.isLoadingError) return <LoadError what="the deployment history" error={history.error} />;
+  const stale = <RefreshError what="the deployment history" query={history} />;
+  if (history.data.length === 0)
+    return (
+      <div className="grid grid-cols-1 gap-3">
+        {stale}
+        <Empty>Nothing has been deployed from the console yet.</Empty>
+      </div>
+    );
   return (
-    <Table aria-label="Deployment history">
-      <TableHeader>
-        <TableRow>
-          <TableHead>When</TableHead>
-          <TableHead>Stack</TableHead>
-          <TableHead>What</TableHead>
-          <TableHead>Who</TableHead>
-          <TableHead>Result</TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {history.data.map((d) => (
-          <TableRow key={d.id}>
-            <TableCell className="whitespace-nowrap">{new Date(d.startedAt).toLocaleString()}</TableCell>
-            <TableCell className="font-medium">{d.stack}</TableCell>
-            <TableCell>{d.action}</TableCell>
-            <TableCell>{d.user.name}</TableCell>
-            <TableCell className="max-w-md">
-              <Badge
-                variant={
-                  d.result === 'success' ? 'success' : d.result === 'failed' ? 'destructive' : 'warning'
-                }
-              >
-                {d.result}
-              </Badge>
-              {d.message ? (
-                <p className="mt-1 text-xs break-words text-muted-foreground">{d.message}</p>
-              ) : null}
-            </TableCell>
+    <div className="grid grid-cols-1 gap-3">
+      {stale}
+      <Table aria-label="Deployment history">
+        <TableHeader>
+          <TableRow>
+            <TableHead>When</TableHead>
+            <TableHead>Stack</TableHead>
+            <TableHead>What</TableHead>
+            <TableHead>Who</TableHead>
+            <TableHead>Result</TableHead>
           </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+        </TableHeader>
+        <TableBody>
+          {history.data.map((d) => (
+            <TableRow key={d.id}>
+              <TableCell className="whitespace-nowrap">{new Date(d.startedAt).toLocaleString()}</TableCell>
+              <TableCell className="font-medium">{d.stack}</TableCell>
+              <TableCell>{d.action}</TableCell>
+              <TableCell>{d.user.name}</TableCell>
+              <TableCell className="max-w-md">
+                <Badge
+                  variant={
+                    d.result === 'success' ? 'success' : d.result === 'failed' ? 'destructive' : 'warning'
+                  }
+                >
+                  {d.result}
+                </Badge>
+                {d.message ? (
+                  <p className="mt-1 text-xs break-words text-muted-foreground">{d.message}</p>
+                ) : null}
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </div>
   );
 }
 

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useLocation, useSearch } from 'wouter';
 import { Download, Pause, Play, ScrollText, Search } from 'lucide-react';
 import { dockerLogsEventSchema, dockerLogsTopic } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -236,11 +237,13 @@ export function LogsPage() {
         )}
         {current ? <StateBadge state={current.state} /> : null}
       </div>
-      {containers.isError ? (
+      {containers.isLoadingError ? (
         <p role="alert" className="text-sm text-destructive">
           Couldn&apos;t load the containers: {errorMessage(containers.error)}
         </p>
-      ) : null}
+      ) : (
+        <RefreshError what="the containers" query={containers} />
+      )}
       {selected ? (
         <LogView key={selected} container={selected} />
       ) : (

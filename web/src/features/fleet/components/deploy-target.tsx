@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Plus, X } from 'lucide-react';
 import type { StackTarget } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -31,7 +32,7 @@ function ConstraintPicker({
   const [problem, setProblem] = useState<string | null>(null);
   const baseId = useId();
   if (nodes.isPending) return <Skeleton className="h-24" />;
-  if (nodes.isError)
+  if (nodes.isLoadingError)
     return (
       <p role="alert" className="text-sm text-destructive">
         The fleet&apos;s nodes could not be read, so no placement can be offered; the engine places the stack
@@ -58,6 +59,7 @@ function ConstraintPicker({
   return (
     <fieldset className="grid gap-2 rounded-md border p-3">
       <legend className="px-1 text-sm font-medium">Place on nodes where (all must hold)</legend>
+      <RefreshError what="the fleet's nodes" query={nodes} />
       <ul className="grid gap-1.5 sm:grid-cols-2">
         {offered.map((c, i) => (
           <li key={c} className="flex items-center gap-2">

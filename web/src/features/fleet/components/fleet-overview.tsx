@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { KeyRound, LogOut, Network, PlusCircle, RotateCw, Server, UserPlus } from 'lucide-react';
 import type { FleetStatus, SwarmRole } from '@nexus/agent/contract';
 import { Fact, Facts } from '@/components/fact-list';
-import { EmptyState, LoadError } from '@/components/load-state';
+import { EmptyState, LoadError, RefreshError } from '@/components/load-state';
 import { StatusBadge } from '@/components/status-badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm';
@@ -195,10 +195,11 @@ function JoinCommands() {
     >
       {tokens.isPending ? (
         <Skeleton className="h-32" />
-      ) : tokens.isError ? (
+      ) : tokens.isLoadingError ? (
         <LoadError what="the join commands" query={tokens} />
       ) : (
         <div className="grid gap-4">
+          <RefreshError what="the join commands" query={tokens} />
           <JoinCommand role="worker" command={tokens.data.worker.command} />
           <JoinCommand role="manager" command={tokens.data.manager.command} />
         </div>
@@ -251,13 +252,19 @@ function Nodes({ canEdit }: { canEdit: boolean }) {
       </div>
     );
   }
-  if (nodes.isError) return <LoadError what="the fleet's nodes" query={nodes} />;
-  if (nodes.data.length === 0) return <EmptyState icon={Server} title="No nodes" />;
+  if (nodes.isLoadingError) return <LoadError what="the fleet's nodes" query={nodes} />;
   return (
-    <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
-      {nodes.data.map((node) => (
-        <NodeCard key={node.id} node={node} canEdit={canEdit} />
-      ))}
+    <div className="grid grid-cols-1 gap-4">
+      <RefreshError what="the fleet's nodes" query={nodes} />
+      {nodes.data.length === 0 ? (
+        <EmptyState icon={Server} title="No nodes" />
+      ) : (
+        <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+          {nodes.data.map((node) => (
+            <NodeCard key={node.id} node={node} canEdit={canEdit} />
+          ))}
+        </div>
+      )}
     </div>
   );
 }
@@ -271,7 +278,7 @@ export function FleetOverview() {
   const status = useQuery(fleetStatusQueryOptions());
 
   if (status.isPending) return <Skeleton className="h-40" aria-label="Loading the fleet" />;
-  if (status.isError)
+  if (status.isLoadingError)
     return (
       <Panel title="Fleet" icon={Network}>
         <LoadError what="the fleet's state" query={status} />
@@ -282,6 +289,7 @@ export function FleetOverview() {
   if (fleet.state !== 'active') {
     return (
       <section data-testid="fleet" className="grid gap-4">
+        <RefreshError what="the fleet's state" query={status} />
         <Panel
           title="Fleet"
           icon={Network}
@@ -321,6 +329,7 @@ export function FleetOverview() {
   const canManage = fleet.canManage;
   return (
     <section data-testid="fleet" className="grid gap-4">
+      <RefreshError what="the fleet's state" query={status} />
       <Panel
         title="Fleet"
         icon={Network}

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Boxes, ScrollText, Undo2 } from 'lucide-react';
 import type { FleetService } from '@nexus/agent/contract';
-import { EmptyState, LoadError } from '@/components/load-state';
+import { EmptyState, LoadError, RefreshError } from '@/components/load-state';
 import { StatusBadge } from '@/components/status-badge';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -37,9 +37,10 @@ function LogsDialog({ service, onClose }: { service: FleetService; onClose: () =
             The last 200 lines of every task, each with its task and node.
           </DialogDescription>
         </DialogHeader>
+        <RefreshError what={`the logs of ${service.name}`} query={logs} />
         {logs.isPending ? (
           <Skeleton className="h-64" />
-        ) : logs.isError ? (
+        ) : logs.isLoadingError ? (
           <LoadError what={`the logs of ${service.name}`} query={logs} />
         ) : logs.data.lines.length === 0 ? (
           <EmptyState icon={ScrollText} title="No log lines yet">
@@ -262,21 +263,24 @@ function ServiceCard({ service, canAct }: { service: FleetService; canAct: boole
 function ServiceList({ canAct }: { canAct: boolean }) {
   const services = useQuery(fleetServicesQueryOptions());
   if (services.isPending) return <Skeleton className="h-48" aria-label="Loading the fleet's services" />;
-  if (services.isError) return <LoadError what="the fleet's services" query={services} />;
-  if (services.data.length === 0)
-    return (
-      <EmptyState icon={Boxes} title="No services on the fleet yet">
-        Deploy a stack or a catalog app with &ldquo;The fleet&rdquo; as its target, above.
-      </EmptyState>
-    );
+  if (services.isLoadingError) return <LoadError what="the fleet's services" query={services} />;
   const sorted = [...services.data].sort(
     (a, b) => (a.stack ?? '').localeCompare(b.stack ?? '') || a.name.localeCompare(b.name),
   );
   return (
-    <div className="grid gap-4 lg:grid-cols-2">
-      {sorted.map((service) => (
-        <ServiceCard key={service.id} service={service} canAct={canAct} />
-      ))}
+    <div className="grid grid-cols-1 gap-4">
+      <RefreshError what="the fleet's services" query={services} />
+      {sorted.length === 0 ? (
+        <EmptyState icon={Boxes} title="No services on the fleet yet">
+          Deploy a stack or a catalog app with &ldquo;The fleet&rdquo; as its target, above.
+        </EmptyState>
+      ) : (
+        <div className="grid gap-4 lg:grid-cols-2">
+          {sorted.map((service) => (
+            <ServiceCard key={service.id} service={service} canAct={canAct} />
+          ))}
+        </div>
+      )}
     </div>
   );
 }
@@ -294,9 +298,10 @@ export function FleetServices() {
       <h2 id="fleet-services-heading" className="text-lg font-semibold">
         Fleet services
       </h2>
+      <RefreshError what="the fleet's state" query={status} />
       {status.isPending ? (
         <Skeleton className="h-24" />
-      ) : status.isError ? (
+      ) : status.isLoadingError ? (
         <LoadError what="the fleet's state" query={status} />
       ) : !inFleet ? (
         <EmptyState icon={Boxes} title="No fleet services here">

@@ -3,6 +3,7 @@ import { Copy, KeyRound } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { createApiKeyInputSchema } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -147,9 +148,10 @@ export function ApiKeysPage() {
         <h2 id="keys-heading" className="text-lg font-semibold">
           Your keys
         </h2>
+        <RefreshError what="your keys" query={keys} />
         {keys.isPending ? (
           <Skeleton className="h-20" />
-        ) : keys.isError ? (
+        ) : keys.isLoadingError ? (
           <p className="text-sm text-destructive">Could not load your keys: {keys.error.message}</p>
         ) : keys.data.length === 0 ? (
           <p className="rounded-lg border border-dashed p-6 text-sm text-muted-foreground">

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { ArrowDown, ArrowUp, Download, Plus, Radio, Trash2, Upload } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import {
   STAGE_KIND_LABELS,
@@ -14,6 +14,7 @@ import {
   type StageKind,
   type Trigger,
 } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -129,9 +130,10 @@ function PickFlow() {
     <div className={pageContainer('grid gap-4')}>
       <h1 className="text-2xl font-semibold tracking-tight md:text-3xl">Pipeline Builder</h1>
       <p className="text-muted-foreground">Choose a flow to edit, or start a new one from the gallery.</p>
+      <RefreshError what="your flows" query={flows} />
       {flows.isPending ? (
         <Skeleton className="h-24" />
-      ) : flows.isError ? (
+      ) : flows.isLoadingError ? (
         <p className="text-sm text-destructive">Could not load your flows: {flows.error.message}</p>
       ) : flows.data.length === 0 ? (
         <p className="rounded-lg border border-dashed p-6 text-sm text-muted-foreground">
@@ -176,7 +178,7 @@ function BuilderLoader({ flowId }: { flowId: number }) {
       </div>
     );
   }
-  if (flow.isError) {
+  if (flow.isLoadingError) {
     return (
       <div className={pageContainer('grid gap-2')}>
         <h1 className="text-2xl font-semibold">Pipeline Builder</h1>
@@ -190,10 +192,17 @@ function BuilderLoader({ flowId }: { flowId: number }) {
     );
   }
   // A new version (saved, restored) starts a fresh draft from it.
-  return <Builder key={`${flow.data.id}:${flow.data.version}`} flow={flow.data} />;
+  // A failed refresh keeps the builder, and the draft in it, with the flow as it last read.
+  return (
+    <Builder
+      key={`${flow.data.id}:${flow.data.version}`}
+      flow={flow.data}
+      refreshError={<RefreshError what={`flow ${flowId}`} query={flow} />}
+    />
+  );
 }
 
-function Builder({ flow }: { flow: Flow }) {
+function Builder({ flow, refreshError }: { flow: Flow; refreshError?: ReactNode }) {
   const [draft, setDraft] = useState<Draft>(() => toDraft(flow));
   const [newKind, setNewKind] = useState<StageKind>('llm');
   const [formError, setFormError] = useState<string | null>(null);
@@ -367,6 +376,7 @@ function Builder({ flow }: { flow: Flow }) {
           </Button>
         </div>
       </header>
+      {refreshError}
       {formError ? (
         <p
           role="alert"
@@ -607,9 +617,10 @@ function TriggerDetails({
         </div>
         <div className="grid gap-1 md:col-span-2">
           <h3 className="text-sm font-medium">Next five runs</h3>
+          <RefreshError what="the next runs" query={preview} />
           {preview.isPending && cron ? (
             <Skeleton className="h-20" />
-          ) : preview.isError ? (
+          ) : preview.isLoadingError ? (
             <p className="text-sm text-destructive">{preview.error.message.replace(/^\d+: /, '')}</p>
           ) : (
             <ol className="grid gap-0.5 text-sm tabular-nums">

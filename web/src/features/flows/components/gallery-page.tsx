@@ -7,6 +7,7 @@ import {
   TRIGGER_LABELS,
   type FlowDefinitionInput,
 } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
@@ -76,6 +77,7 @@ export function GalleryPage() {
         <h2 id="your-flows" className="text-lg font-semibold">
           Your flows
         </h2>
+        <RefreshError what="your flows" query={flows} />
         {flows.isPending ? (
           <div
             className="grid gap-3 md:grid-cols-2 lg:grid-cols-3"
@@ -86,7 +88,7 @@ export function GalleryPage() {
               <Skeleton key={i} className="h-36" />
             ))}
           </div>
-        ) : flows.isError ? (
+        ) : flows.isLoadingError ? (
           <p className="text-sm text-destructive">Could not load your flows: {flows.error.message}</p>
         ) : flows.data.length === 0 ? (
           <div className="grid justify-items-center gap-2 rounded-lg border border-dashed p-8 text-center">

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Network, Plus, Trash2 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
 import { outboundAllowEntrySchema } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -91,9 +92,10 @@ export function HomeNetworkAccessCard() {
             {error}
           </p>
         ) : null}
+        <RefreshError what="the allow-list" query={settings} />
         {settings.isPending ? (
           <Skeleton className="h-16" aria-label="Loading the allow-list" />
-        ) : settings.isError ? (
+        ) : settings.isLoadingError ? (
           <p className="text-sm text-destructive">
             Could not load the allow-list: {errorMessage(settings.error)}
           </p>

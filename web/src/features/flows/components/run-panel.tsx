@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Play, RotateCcw, Repeat } from 'lucide-react';
 import { useState } from 'react';
 import type { Flow, FlowRun } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -124,9 +125,10 @@ export function RunsPanel({ flow, unsaved }: { flow: Flow; unsaved: boolean }) {
           <h3 id="recent-runs" className="text-sm font-medium">
             Recent runs
           </h3>
+          <RefreshError what="the runs" query={runs} />
           {runs.isPending ? (
             <Skeleton className="h-16" />
-          ) : runs.isError ? (
+          ) : runs.isLoadingError ? (
             <p className="text-sm text-destructive">{runs.error.message}</p>
           ) : runs.data.length === 0 ? (
             <p className="text-sm text-muted-foreground">No runs yet. Press Run now, or trigger the flow.</p>
@@ -168,10 +170,11 @@ export function VersionsPanel({ flow }: { flow: Flow }) {
           Every save is kept; restoring saves the old one as the newest version.
         </CardDescription>
       </CardHeader>
-      <CardContent>
+      <CardContent className="grid grid-cols-1 gap-4">
+        <RefreshError what="the versions" query={versions} />
         {versions.isPending ? (
           <Skeleton className="h-16" />
-        ) : versions.isError ? (
+        ) : versions.isLoadingError ? (
           <p className="text-sm text-destructive">{versions.error.message}</p>
         ) : (
           <ul className="grid max-h-60 gap-2 overflow-y-auto text-sm">

@@ -3,6 +3,7 @@ import { FileAudio, Play } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { TRIGGER_LABELS, type FlowRun } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
@@ -50,9 +51,10 @@ export function SimulationsPage() {
           stage.
         </p>
       </header>
+      <RefreshError what="your flows" query={flows} />
       {flows.isPending ? (
         <Skeleton className="h-40" />
-      ) : flows.isError ? (
+      ) : flows.isLoadingError ? (
         <p className="text-sm text-destructive">Could not load your flows: {flows.error.message}</p>
       ) : flows.data.length === 0 ? (
         <p className="rounded-lg border border-dashed p-6 text-sm text-muted-foreground">

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { CheckCircle2, ExternalLink, RefreshCw, XCircle } from 'lucide-react';
 import { Link } from 'wouter';
 import type { Integration, IntegrationTestResult } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -111,6 +112,7 @@ export function IntegrationsPage() {
       title="Integrations"
       description="Every service the hub works with: whether it answers, what it unlocks and where to set it up."
     >
+      <RefreshError what="the integrations" query={query} />
       {query.isPending ? (
         <div
           className="grid gap-4 md:grid-cols-2 xl:grid-cols-3"
@@ -121,7 +123,7 @@ export function IntegrationsPage() {
             <Skeleton key={i} className="h-44 w-full" />
           ))}
         </div>
-      ) : query.isError ? (
+      ) : query.isLoadingError ? (
         <ErrorCard title="The integrations could not be checked" error={query.error} />
       ) : (
         <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">

@@ -39,7 +39,7 @@ import {
 import { streamChat } from '@/data/llm';
 import { ConfirmButton } from '@/components/ui/confirm';
 import { Markdown } from './markdown';
-import { EmptyState, LoadError, RowsSkeleton } from './section';
+import { EmptyState, LoadError, RefreshError, RowsSkeleton } from './section';
 
 /** One choice per model name; the router picks among the providers that have it. */
 interface ModelChoice {
@@ -175,9 +175,10 @@ export function ChatPanel({ ollamaOnly = false }: { ollamaOnly?: boolean }) {
           <MessageSquarePlus aria-hidden="true" />
           New chat
         </Button>
+        <RefreshError what="your conversations" query={conversations} />
         {conversations.isPending ? (
           <RowsSkeleton rows={4} />
-        ) : conversations.error ? (
+        ) : conversations.isLoadingError ? (
           <LoadError what="your conversations" query={conversations} />
         ) : conversations.data.length === 0 ? (
           <p className="p-2 text-sm text-muted-foreground">
@@ -268,7 +269,8 @@ export function ChatPanel({ ollamaOnly = false }: { ollamaOnly?: boolean }) {
         </div>
 
         <div className="flex-1 overflow-y-auto p-4" aria-live="polite" aria-busy={streaming}>
-          {models.error ? (
+          <RefreshError what="the models" query={models} className="mb-4" />
+          {models.isLoadingError ? (
             <LoadError what="the models" query={models} />
           ) : entries.length === 0 ? (
             choices.length === 0 && !models.isPending ? (

@@ -26,7 +26,7 @@ import {
   usePullsLive,
 } from '@/data/llm';
 import { ConfirmButton } from '@/components/ui/confirm';
-import { EmptyState, LoadError, RowsSkeleton, Section } from './section';
+import { EmptyState, LoadError, RefreshError, RowsSkeleton, Section } from './section';
 
 /**
  * Models across providers (size, family, quantisation, loaded, VRAM), their details, and for
@@ -47,9 +47,10 @@ export function ModelsPanel({ ollamaOnly = false }: { ollamaOnly?: boolean }) {
         icon={Boxes}
         description="Every model the providers offer. Loaded models are in memory and answer at once."
       >
+        <RefreshError what="the models" query={models} />
         {models.isPending ? (
           <RowsSkeleton rows={4} />
-        ) : models.error ? (
+        ) : models.isLoadingError ? (
           <LoadError what="the models" query={models} />
         ) : list.length === 0 ? (
           <EmptyState icon={Boxes} title="No models yet">
@@ -170,9 +171,10 @@ function ModelDetailsDialog({ model, onClose }: { model: LlmModelInfo | null; on
           <DialogTitle>{model?.name}</DialogTitle>
           <DialogDescription>As {model?.providerName} describes it.</DialogDescription>
         </DialogHeader>
+        <RefreshError what="the details" query={details} />
         {details.isPending ? (
           <RowsSkeleton rows={5} />
-        ) : details.error ? (
+        ) : details.isLoadingError ? (
           <LoadError what="the details" error={details.error} />
         ) : (
           <div className="grid max-h-[60vh] gap-4 overflow-y-auto text-sm">
@@ -287,7 +289,11 @@ function PullsSection() {
           Pull
         </Button>
       </form>
-      {pulls.error ? <LoadError what="the pulls" query={pulls} /> : null}
+      {pulls.isLoadingError ? (
+        <LoadError what="the pulls" query={pulls} />
+      ) : (
+        <RefreshError what="the pulls" query={pulls} />
+      )}
       {pulls.data?.length ? (
         <ul className="grid gap-3" aria-label="Pulls">
           {pulls.data.map((job) => (

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Activity, Boxes } from 'lucide-react';
 import { formatBytes } from '@/lib/format-bytes';
 import { llmPipelineStatusQueryOptions } from '@/data/llm-status';
-import { EmptyState, LoadError, RowsSkeleton, Section } from './section';
+import { EmptyState, LoadError, RefreshError, RowsSkeleton, Section } from './section';
 import { StatusBadge } from '@/components/status-badge';
 
 const TYPE_LABEL = {
@@ -17,10 +17,11 @@ const TYPE_LABEL = {
 export function PipelinePanel() {
   const status = useQuery(llmPipelineStatusQueryOptions());
   if (status.isPending) return <RowsSkeleton rows={5} />;
-  if (status.error) return <LoadError what="the pipeline status" query={status} />;
+  if (status.isLoadingError) return <LoadError what="the pipeline status" query={status} />;
   const s = status.data;
   return (
     <div className="grid gap-4 lg:grid-cols-[20rem_1fr]">
+      <RefreshError what="the pipeline status" query={status} className="lg:col-span-2" />
       <Section title="Pipeline" icon={Activity} description="Checked every few seconds.">
         <dl className="grid gap-3 text-sm" data-testid="pipeline-facts">
           <Row label="Status">

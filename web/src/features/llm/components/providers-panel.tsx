@@ -29,7 +29,7 @@ import {
   useUpdateProvider,
 } from '@/data/llm';
 import { ConfirmButton } from '@/components/ui/confirm';
-import { LoadError, RowsSkeleton, Section } from './section';
+import { LoadError, RefreshError, RowsSkeleton, Section } from './section';
 import { StatusBadge } from '@/components/status-badge';
 
 export function HealthBadge({ health }: { health: LlmProviderHealthEntry | undefined }) {
@@ -54,9 +54,10 @@ export function ProvidersPanel() {
       description="Where models run: this hub's Ollama, other hubs' Ollama, and OpenAI-compatible APIs (cloud or local)."
       actions={<AddProviderDialog />}
     >
+      <RefreshError what="the providers" query={providers} />
       {providers.isPending ? (
         <RowsSkeleton rows={3} />
-      ) : providers.error ? (
+      ) : providers.isLoadingError ? (
         <LoadError what="the providers" query={providers} />
       ) : (
         <div className="overflow-x-auto">

@@ -29,7 +29,7 @@ import {
   useSaveRule,
 } from '@/data/llm';
 import { HealthBadge } from './providers-panel';
-import { LoadError, RowsSkeleton, Section } from './section';
+import { LoadError, RefreshError, RowsSkeleton, Section } from './section';
 
 const TASK_LABELS: Record<LlmTask, { title: string; description: string }> = {
   chat: { title: 'Chat', description: 'People chatting on /llm and /ollama.' },
@@ -48,11 +48,13 @@ export function RouterPanel() {
   const models = useQuery(modelsQueryOptions());
 
   if (router.isPending || providers.isPending) return <RowsSkeleton rows={6} />;
-  if (router.error) return <LoadError what="the router" query={router} />;
-  if (providers.error) return <LoadError what="the providers" error={providers.error} />;
+  if (router.isLoadingError) return <LoadError what="the router" query={router} />;
+  if (providers.isLoadingError) return <LoadError what="the providers" error={providers.error} />;
 
   return (
     <div className="grid gap-4">
+      <RefreshError what="the router" query={router} />
+      <RefreshError what="the providers" query={providers} />
       <div className="grid gap-4 xl:grid-cols-3">
         {LLM_TASKS.map((task) => (
           <RuleEditor
@@ -120,9 +122,10 @@ function EndpointsSection() {
       icon={Server}
       description="The hub’s own Ollama and the fleet nodes running Ollama share the local provider’s chats."
     >
+      <RefreshError what="the endpoints" query={endpoints} />
       {endpoints.isPending ? (
         <RowsSkeleton rows={2} />
-      ) : endpoints.error ? (
+      ) : endpoints.isLoadingError ? (
         <LoadError what="the endpoints" query={endpoints} />
       ) : (
         <div className="overflow-x-auto">

@@ -2,7 +2,7 @@ import { Skeleton } from '@/components/ui/skeleton';
 
 /** The titled region every screen uses (components/ui/panel.tsx). */
 export { Panel as Section } from '@/components/ui/panel';
-export { EmptyState, LoadError } from '@/components/load-state';
+export { EmptyState, LoadError, RefreshError } from '@/components/load-state';
 
 export function RowsSkeleton({ rows = 3 }: { rows?: number }) {
   return (

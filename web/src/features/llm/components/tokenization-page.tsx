@@ -8,7 +8,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@
 import { Textarea } from '@/components/ui/textarea';
 import { cn } from '@/lib/utils';
 import { tokenizeQueryOptions } from '@/data/llm';
-import { LoadError, RowsSkeleton, Section } from './section';
+import { LoadError, RefreshError, RowsSkeleton, Section } from './section';
 import { pageContainer } from '@/components/page-container';
 
 type Encoding = (typeof TOKENIZER_ENCODINGS)[number];
@@ -82,9 +82,10 @@ export function TokenizationPage() {
         />
       </Section>
       <Section title="Tokens" icon={Type} description="Each coloured piece is one token; · is a space.">
+        <RefreshError what="the tokens" query={result} />
         {result.isPending ? (
           <RowsSkeleton rows={3} />
-        ) : result.error ? (
+        ) : result.isLoadingError ? (
           <LoadError what="the tokens" query={result} />
         ) : (
           <>

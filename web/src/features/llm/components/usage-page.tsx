@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { usageQueryOptions } from '@/data/llm';
 import { byModel, byNode, byUser, grandTotal, messagesByDay, type Total } from '../usage-series';
-import { EmptyState, LoadError, RowsSkeleton, Section } from './section';
+import { EmptyState, LoadError, RefreshError, RowsSkeleton, Section } from './section';
 import { RelatedLinks } from '@/components/related-links';
 import { axisUnit } from '@/lib/chart-axis';
 import { pageContainer } from '@/components/page-container';
@@ -63,9 +63,10 @@ export function UsagePage() {
         </div>
       </header>
 
+      <RefreshError what="the usage" query={usage} />
       {usage.isPending ? (
         <RowsSkeleton rows={8} />
-      ) : usage.error ? (
+      ) : usage.isLoadingError ? (
         <LoadError what="the usage" query={usage} />
       ) : usage.data.rows.length === 0 ? (
         <EmptyState icon={BarChart3} title={`No AI messages in the last ${days} days`}>

@@ -7,6 +7,7 @@ import type {
   NotificationChannels,
   NotificationChannelsInput,
 } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Checkbox } from '@/components/ui/checkbox';
@@ -32,13 +33,14 @@ export function ChannelsPanel() {
       icon={Share2}
       description="How the hub reaches people outside this console. Secrets are stored encrypted and never shown again."
     >
+      <RefreshError what="the channels" query={channels} />
       {channels.isLoading ? (
         <div role="status" className="space-y-2">
           <span className="sr-only">Loading channels</span>
           <Skeleton className="h-32 w-full" />
           <Skeleton className="h-32 w-full" />
         </div>
-      ) : channels.error ? (
+      ) : channels.isLoadingError ? (
         <Alert variant="destructive">
           <AlertTitle>Could not load the channels</AlertTitle>
           <AlertDescription>{errorMessage(channels.error)}</AlertDescription>

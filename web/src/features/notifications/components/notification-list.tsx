@@ -8,6 +8,7 @@ import {
   type Notification,
   type NotificationDelivery,
 } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -83,6 +84,7 @@ export function NotificationList() {
         </div>
       </div>
 
+      <RefreshError what="the notifications" query={pages} />
       {pages.isLoading ? (
         <div role="status" className="space-y-3">
           <span className="sr-only">Loading notifications</span>
@@ -90,7 +92,7 @@ export function NotificationList() {
             <Skeleton key={i} className="h-20 w-full" />
           ))}
         </div>
-      ) : pages.error ? (
+      ) : pages.isLoadingError ? (
         <Alert variant="destructive">
           <AlertTitle>Could not load notifications</AlertTitle>
           <AlertDescription>{errorMessage(pages.error)}</AlertDescription>

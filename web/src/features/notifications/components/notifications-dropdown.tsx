@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ReactElement } from 'react';
 import { Link, useLocation } from 'wouter';
+import { RefreshError } from '@/components/load-state';
 import { useFirstItemFocus, type EarlyPress } from '@/components/deferred-control';
 import { Button } from '@/components/ui/button';
 import {
@@ -67,13 +68,14 @@ export function NotificationsDropdown({
           )}
         </div>
         <DropdownMenuSeparator />
+        <RefreshError what="the notifications" query={list} className="my-1" />
         {list.isLoading ? (
           <div role="status" className="space-y-2 p-2">
             <span className="sr-only">Loading notifications</span>
             <Skeleton className="h-10 w-full" />
             <Skeleton className="h-10 w-full" />
           </div>
-        ) : list.error ? (
+        ) : list.isLoadingError ? (
           <p className="px-2 py-3 text-sm text-destructive">
             Could not load notifications: {errorMessage(list.error)}
           </p>

@@ -6,6 +6,7 @@ import {
   type NotificationCategory,
   type NotificationChannel,
 } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Label } from '@/components/ui/label';
 import { Panel } from '@/components/ui/panel';
@@ -47,12 +48,13 @@ export function PreferencesPanel() {
       icon={SlidersHorizontal}
       description="Where each kind of notification reaches you besides this console. ntfy and the webhook are the hub's channels: they carry a notification once when anyone wants it there."
     >
+      <RefreshError what="your preferences" query={prefs} />
       {prefs.isLoading ? (
         <div role="status" className="space-y-2">
           <span className="sr-only">Loading preferences</span>
           <Skeleton className="h-48 w-full" />
         </div>
-      ) : prefs.error ? (
+      ) : prefs.isLoadingError ? (
         <Alert variant="destructive">
           <AlertTitle>Could not load your preferences</AlertTitle>
           <AlertDescription>{errorMessage(prefs.error)}</AlertDescription>

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowRight, CheckCircle2, Circle, Clock } from 'lucide-react';
 import { Link } from 'wouter';
 import type { OnboardingItem } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -24,6 +25,7 @@ export function OnboardingPage() {
           What is left to set up on this hub. Each step ticks itself once the hub sees it done.
         </p>
       </header>
+      <RefreshError what="the hub's state" query={checklist} />
       {checklist.isLoading ? (
         <div role="status" className="space-y-3">
           <span className="sr-only">Checking the hub</span>
@@ -32,7 +34,7 @@ export function OnboardingPage() {
             <Skeleton key={i} className="h-16 w-full" />
           ))}
         </div>
-      ) : checklist.error ? (
+      ) : checklist.isLoadingError ? (
         <Alert variant="destructive">
           <AlertTitle>Could not read the hub&apos;s state</AlertTitle>
           <AlertDescription>{errorMessage(checklist.error)}</AlertDescription>

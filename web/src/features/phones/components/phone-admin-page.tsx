@@ -3,6 +3,7 @@ import { Check, Copy, Smartphone } from 'lucide-react';
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { CreatedPhonePairing, PairedPhone } from '@nexus/agent/contract';
 import { QrCode } from '@/features/account/components/qr-code';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -204,13 +205,14 @@ function PairedPhonesCard() {
         </CardDescription>
       </CardHeader>
       <CardContent>
+        <RefreshError what="the paired phones" query={list} className="mb-4" />
         {list.isLoading ? (
           <div role="status" className="space-y-2">
             <span className="sr-only">Loading paired phones</span>
             <Skeleton className="h-12 w-full" />
             <Skeleton className="h-12 w-full" />
           </div>
-        ) : list.error ? (
+        ) : list.isLoadingError ? (
           <Alert variant="destructive">
             <AlertTitle>Could not load the paired phones</AlertTitle>
             <AlertDescription>{errorMessage(list.error)}</AlertDescription>

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
 import { Link } from 'wouter';
 import type { ApiRoute } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -173,6 +174,7 @@ export function DocsPage() {
             </p>
           )}
         </div>
+        <RefreshError what="the API reference" query={routes} />
         {routes.isLoading ? (
           <div role="status" className="space-y-2">
             <span className="sr-only">Loading the API reference</span>
@@ -180,7 +182,7 @@ export function DocsPage() {
               <Skeleton key={i} className="h-9 w-full" />
             ))}
           </div>
-        ) : routes.error ? (
+        ) : routes.isLoadingError ? (
           <Alert variant="destructive">
             <AlertTitle>Could not load the API reference</AlertTitle>
             <AlertDescription>{errorMessage(routes.error)}</AlertDescription>

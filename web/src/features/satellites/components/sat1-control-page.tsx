@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Radio } from 'lucide-react';
 import { Link } from 'wouter';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Card, CardContent } from '@/components/ui/card';
 import { errorMessage } from '@/lib/request';
@@ -29,9 +30,10 @@ export function Sat1ControlPage() {
           </>
         ) : null}
       </header>
+      <RefreshError what="the satellites" query={list} />
       {list.isPending ? (
         <ViewSkeleton />
-      ) : list.isError && !list.data ? (
+      ) : list.isLoadingError ? (
         <Alert variant="destructive">
           <AlertTitle>Could not load the satellites</AlertTitle>
           <AlertDescription>{errorMessage(list.error)}</AlertDescription>

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, SearchX } from 'lucide-react';
 import { Link, useParams } from 'wouter';
 import type { Satellite } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Card, CardContent } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -66,7 +67,7 @@ export function SatelliteControlsPage() {
           <h1 className="text-2xl font-semibold tracking-tight">Satellite Controls</h1>
           <ViewSkeleton />
         </>
-      ) : query.isError && !query.data ? (
+      ) : query.isLoadingError ? (
         <>
           <h1 className="text-2xl font-semibold tracking-tight">Satellite Controls</h1>
           <Alert variant="destructive">
@@ -80,6 +81,7 @@ export function SatelliteControlsPage() {
             <h1 className="text-2xl font-semibold tracking-tight">{query.data.name}</h1>
             <SourceBadge source={query.data.source} />
           </header>
+          <RefreshError what="the satellite" query={query} />
           <SatelliteView satellite={query.data} checkedAt={query.dataUpdatedAt} />
         </>
       )}

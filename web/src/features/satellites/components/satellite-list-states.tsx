@@ -1,6 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import type { Satellite } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Skeleton } from '@/components/ui/skeleton';
 import { errorMessage } from '@/lib/request';
@@ -29,7 +30,7 @@ export function SatelliteListStates({
       </div>
     );
   }
-  if (list.isError && !list.data) {
+  if (list.isLoadingError) {
     return (
       <Alert variant="destructive">
         <AlertTitle>Could not load the satellites</AlertTitle>
@@ -40,16 +41,8 @@ export function SatelliteListStates({
   if (list.data.length === 0) return empty;
   return (
     <>
-      {list.isError ? (
-        // The last good list stays on screen, but it is no longer current.
-        <Alert variant="warning">
-          <AlertTitle>
-            Could not refresh the list: this is how it stood at{' '}
-            {new Date(list.dataUpdatedAt).toLocaleTimeString()}
-          </AlertTitle>
-          <AlertDescription>{errorMessage(list.error)}</AlertDescription>
-        </Alert>
-      ) : null}
+      {/* The last good list stays on screen, but it is no longer current. */}
+      <RefreshError what="the satellites" query={list} />
       {children(list.data, list.dataUpdatedAt)}
     </>
   );

@@ -18,6 +18,7 @@ import {
   type SetupProgress,
   type SetupStep,
 } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { CheckList, CheckSummaryBadges } from '@/components/check-list';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
@@ -62,13 +63,14 @@ export function NetworkStep({
         and models)?
       </StepHeading>
       <div aria-live="polite" aria-busy={check.isFetching} className="grid gap-4">
+        <RefreshError what="the network check" query={check} />
         {check.isPending ? (
           <div className="grid gap-2" aria-label="Checking the network">
             {[0, 1, 2, 3, 4].map((n) => (
               <Skeleton key={n} className="h-14 w-full" />
             ))}
           </div>
-        ) : check.error ? (
+        ) : check.isLoadingError ? (
           <Alert variant="destructive">
             <CircleX aria-hidden="true" />
             <AlertTitle>The check could not run</AlertTitle>
@@ -389,6 +391,7 @@ export function ServicesStep({
         Choose what the hub runs. Each service is a container from the hub&apos;s catalog, started with the
         settings made for the Jetson; you can change them later on the Nexus deploy screen.
       </StepHeading>
+      <RefreshError what="the catalog" query={catalog} />
       {engine.isPending || catalog.isPending ? (
         <div className="grid gap-2">
           {[0, 1, 2].map((n) => (
@@ -405,7 +408,7 @@ export function ServicesStep({
             then open this step again; or skip it and deploy later from the Nexus deploy screen.
           </AlertDescription>
         </Alert>
-      ) : catalog.error ? (
+      ) : catalog.isLoadingError ? (
         <Alert variant="destructive">
           <AlertDescription>{errorMessage(catalog.error)}</AlertDescription>
         </Alert>

@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
 import { ShieldAlert } from 'lucide-react';
 import type { SetupProgress, SetupStep } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -174,7 +175,7 @@ function FirstBootWizard() {
  * After the owner exists: the agent keeps the progress, so a reload (or another browser) resumes
  * at its current step. Steps already done can be opened again from the list.
  */
-function OwnerWizard({ progress }: { progress: SetupProgress }) {
+function OwnerWizard({ progress, refreshError }: { progress: SetupProgress; refreshError?: ReactNode }) {
   const [viewing, setViewing] = useState<SetupStep | null>(null);
   const [error, setError] = useState<string | null>(null);
   const step = viewing ?? progress.currentStep;
@@ -229,6 +230,7 @@ function OwnerWizard({ progress }: { progress: SetupProgress }) {
       }
       onSelect={(s) => setViewing(s === progress.currentStep ? null : s)}
     >
+      {refreshError}
       {step === 'hub' ? (
         <HubStep
           initialName={progress.hubName}
@@ -302,7 +304,7 @@ export function InstallWizard() {
   const progress = useQuery(setupProgressQueryOptions(Boolean(user) && isAdmin));
   if (!user) return <FirstBootWizard />;
   if (!isAdmin) return <OnlyAdmins />;
-  if (progress.error) {
+  if (progress.isLoadingError) {
     return (
       <div className="mx-auto w-full max-w-2xl px-4 py-10">
         <Alert variant="destructive">
@@ -325,5 +327,11 @@ export function InstallWizard() {
       </div>
     );
   }
-  return <OwnerWizard progress={progress.data} />;
+  // A failed refresh keeps the wizard, and the step in hand, with the progress as it last read.
+  return (
+    <OwnerWizard
+      progress={progress.data}
+      refreshError={<RefreshError what="the setup progress" query={progress} />}
+    />
+  );
 }

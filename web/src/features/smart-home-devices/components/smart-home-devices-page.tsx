@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { ChevronDown, Cpu } from 'lucide-react';
 import type { HaDevice, HaEntity } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Card, CardContent } from '@/components/ui/card';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
@@ -100,6 +101,7 @@ export function SmartHomeDevicesPage() {
       }
     >
       <ConnectionBanner status={status.data} />
+      {status.data && !connected ? null : <RefreshError what="the devices" query={devices} />}
       {status.data && !connected ? null : devices.isPending ? (
         <div
           className="grid gap-4 md:grid-cols-2 xl:grid-cols-3"
@@ -110,7 +112,7 @@ export function SmartHomeDevicesPage() {
             <Skeleton key={i} className="h-40 w-full" />
           ))}
         </div>
-      ) : devices.isError ? (
+      ) : devices.isLoadingError ? (
         <ErrorCard title="The devices could not be loaded" error={devices.error} />
       ) : groups.length === 0 ? (
         <EmptyState title="No devices to show">

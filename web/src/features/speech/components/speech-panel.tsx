@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { AlertCircle, RefreshCw } from 'lucide-react';
+import { RefreshError } from '@/components/load-state';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/request';
 import { useAuth } from '@/features/auth';
@@ -13,7 +14,7 @@ export function SpeechPanel() {
   const settings = useQuery(speechSettingsQueryOptions());
   const { isAdmin } = useAuth();
   if (settings.isPending) return <FormSkeleton rows={6} />;
-  if (settings.error) {
+  if (settings.isLoadingError) {
     return (
       <div role="alert" className="flex flex-col items-start gap-3 text-sm">
         <p className="flex items-start gap-2 text-destructive">
@@ -29,6 +30,7 @@ export function SpeechPanel() {
   }
   return (
     <div className="grid gap-6">
+      <RefreshError what="the speech services" query={settings} />
       <SpeechSettingsForm key={settings.data.updatedAt ?? 'new'} settings={settings.data} canEdit={isAdmin} />
       <SpeechTryIt settings={settings.data} />
     </div>

@@ -13,6 +13,7 @@ import {
   type InviteStatus,
   type RegistrationMode,
 } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -213,13 +214,14 @@ export function InvitesCard() {
 
         {created && <NewInvite invite={created} onDone={() => setCreated(null)} />}
 
+        <RefreshError what="the invites" query={invites} />
         {invites.isLoading ? (
           <div role="status" className="grid gap-2">
             <span className="sr-only">Loading invites</span>
             <Skeleton className="h-10 w-full" />
             <Skeleton className="h-10 w-full" />
           </div>
-        ) : invites.error ? (
+        ) : invites.isLoadingError ? (
           <Alert variant="destructive">
             <AlertTitle>Could not load the invites</AlertTitle>
             <AlertDescription>{errorMessage(invites.error)}</AlertDescription>

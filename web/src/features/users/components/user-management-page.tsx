@@ -3,6 +3,7 @@ import { ShieldAlert } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { PublicUser } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -83,7 +84,7 @@ function Accounts({ me }: { me: PublicUser }) {
       </div>
     );
   }
-  if (list.error) {
+  if (list.isLoadingError) {
     return (
       <Alert variant="destructive">
         <AlertTitle>Could not load the accounts</AlertTitle>
@@ -92,19 +93,24 @@ function Accounts({ me }: { me: PublicUser }) {
     );
   }
   const users = list.data ?? [];
+  const stale = <RefreshError what="the accounts" query={list} />;
   if (!users.length) {
     return (
-      <Card>
-        <CardContent className="p-6 text-sm text-muted-foreground">
-          No accounts to show. People who register on this hub appear here.
-        </CardContent>
-      </Card>
+      <div className="space-y-4">
+        {stale}
+        <Card>
+          <CardContent className="p-6 text-sm text-muted-foreground">
+            No accounts to show. People who register on this hub appear here.
+          </CardContent>
+        </Card>
+      </div>
     );
   }
   // The list is read fresh; the session's copy of your role may be older (someone changed it).
   const actor = users.find((u) => u.id === me.id) ?? me;
   return (
     <div className="space-y-4">
+      {stale}
       {refusal && (
         <Alert variant="destructive">
           <AlertTitle>{refusal.title}</AlertTitle>

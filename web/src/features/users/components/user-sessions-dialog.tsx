@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { MonitorSmartphone } from 'lucide-react';
 import { useState } from 'react';
 import type { PublicUser } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -57,7 +58,7 @@ function Sessions({ user }: { user: PublicUser }) {
       </div>
     );
   }
-  if (list.error) {
+  if (list.isLoadingError) {
     return (
       <p role="alert" className="text-sm text-destructive">
         {errorMessage(list.error)}
@@ -67,6 +68,7 @@ function Sessions({ user }: { user: PublicUser }) {
   const sessions = list.data ?? [];
   return (
     <div className="grid gap-2">
+      <RefreshError what={`${user.name}'s sessions`} query={list} />
       {sessions.length === 0 ? (
         <p className="text-sm text-muted-foreground">{user.name} is not signed in anywhere.</p>
       ) : (

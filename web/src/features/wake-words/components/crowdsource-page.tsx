@@ -4,6 +4,7 @@ import { useRef, useState, type FormEvent } from 'react';
 import { Link, useParams } from 'wouter';
 import type { CrowdsourceUploadResult, CrowdsourceWakeWord } from '@nexus/agent/contract';
 import { takeToWav } from '@/lib/audio';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -48,31 +49,38 @@ export function CrowdsourcePage() {
 function OpenWakeWords() {
   const list = useQuery(crowdsourceListQueryOptions());
   if (list.isLoading) return <Skeleton className="h-24 w-full" />;
-  if (list.error) return <p className="text-sm text-destructive">{errorMessage(list.error)}</p>;
+  if (list.isLoadingError) return <p className="text-sm text-destructive">{errorMessage(list.error)}</p>;
+  const stale = <RefreshError what="the open wake words" query={list} />;
   if (!list.data?.length) {
     return (
-      <Card>
-        <CardContent className="p-6 text-sm text-muted-foreground">
-          No wake word is collecting contributions right now. Ask the hub's owner for a link.
-        </CardContent>
-      </Card>
+      <>
+        {stale}
+        <Card>
+          <CardContent className="p-6 text-sm text-muted-foreground">
+            No wake word is collecting contributions right now. Ask the hub's owner for a link.
+          </CardContent>
+        </Card>
+      </>
     );
   }
   return (
-    <ul className="space-y-3" aria-label="Wake words collecting contributions">
-      {list.data.map((w) => (
-        <li key={w.slug}>
-          <Card>
-            <CardContent className="flex items-center justify-between gap-2 p-4">
-              <span className="font-medium">{w.phrase}</span>
-              <Button asChild size="sm">
-                <Link href={`/crowdsource/${w.slug}`}>Contribute</Link>
-              </Button>
-            </CardContent>
-          </Card>
-        </li>
-      ))}
-    </ul>
+    <>
+      {stale}
+      <ul className="space-y-3" aria-label="Wake words collecting contributions">
+        {list.data.map((w) => (
+          <li key={w.slug}>
+            <Card>
+              <CardContent className="flex items-center justify-between gap-2 p-4">
+                <span className="font-medium">{w.phrase}</span>
+                <Button asChild size="sm">
+                  <Link href={`/crowdsource/${w.slug}`}>Contribute</Link>
+                </Button>
+              </CardContent>
+            </Card>
+          </li>
+        ))}
+      </ul>
+    </>
   );
 }
 
@@ -80,7 +88,10 @@ function Contribute({ slug }: { slug: string }) {
   const info = useQuery(crowdsourceQueryOptions(slug));
   const [consented, setConsented] = useState(false);
   if (info.isLoading) return <Skeleton className="h-48 w-full" />;
-  if (info.error || !info.data) {
+  // A 404 means the owner closed it, even after it had answered; any other failed refresh keeps
+  // the wake word (and a recording under way) on screen.
+  const closed = info.error instanceof ApiRequestError && info.error.status === 404;
+  if (closed || !info.data) {
     return (
       <Alert variant="destructive">
         <AlertTitle>This wake word is not collecting contributions</AlertTitle>
@@ -95,10 +106,15 @@ function Contribute({ slug }: { slug: string }) {
       </Alert>
     );
   }
-  return consented ? (
-    <Recorder wakeWord={info.data} />
-  ) : (
-    <Consent wakeWord={info.data} onAgree={() => setConsented(true)} />
+  return (
+    <>
+      <RefreshError what="the wake word" query={info} />
+      {consented ? (
+        <Recorder wakeWord={info.data} />
+      ) : (
+        <Consent wakeWord={info.data} onAgree={() => setConsented(true)} />
+      )}
+    </>
   );
 }
 

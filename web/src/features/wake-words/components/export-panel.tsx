@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { useState } from 'react';
 import type { Engine, WakeWord } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Skeleton } from '@/components/ui/skeleton';
@@ -38,9 +39,10 @@ export function ExportPanel({ wakeWord }: { wakeWord: WakeWord }) {
             ))}
           </TabsList>
           <TabsContent value={engine} className="mt-4">
+            <RefreshError what="the export" query={out} className="mb-4" />
             {out.isLoading ? (
               <Skeleton className="h-40 w-full" />
-            ) : out.error ? (
+            ) : out.isLoadingError ? (
               <p className="text-sm text-destructive">{errorMessage(out.error)}</p>
             ) : out.data ? (
               <div className="space-y-4">

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Check, Trash2, X } from 'lucide-react';
 import { useState } from 'react';
 import type { SampleSource, SampleStatus, WakeWord, WakeWordSample } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -55,12 +56,13 @@ export function SamplesPanel({ wakeWord }: { wakeWord: WakeWord }) {
           </TabsList>
           {/* One panel, the chosen view's: the list below is filtered by the tab. */}
           <TabsContent value={view} className="mt-4">
+            <RefreshError what="the samples" query={samples} className="mb-4" />
             {samples.isLoading ? (
               <div role="status" className="space-y-2">
                 <span className="sr-only">Loading samples</span>
                 <Skeleton className="h-24 w-full" />
               </div>
-            ) : samples.error ? (
+            ) : samples.isLoadingError ? (
               <p className="text-sm text-destructive">{errorMessage(samples.error)}</p>
             ) : !samples.data?.length ? (
               <p className="text-sm text-muted-foreground">{EMPTY[view]}</p>

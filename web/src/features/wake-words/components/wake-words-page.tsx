@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { Link } from 'wouter';
 import { DEFAULT_TARGET_SAMPLES, type WakeWord } from '@nexus/agent/contract';
+import { RefreshError } from '@/components/load-state';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm';
@@ -56,13 +57,14 @@ export function WakeWordsPage() {
 
       {isAdmin ? <CreateWakeWordForm /> : null}
 
+      <RefreshError what="the wake words" query={list} />
       {list.isLoading ? (
         <div role="status" className="space-y-3">
           <span className="sr-only">Loading wake words</span>
           <Skeleton className="h-28 w-full" />
           <Skeleton className="h-28 w-full" />
         </div>
-      ) : list.error ? (
+      ) : list.isLoadingError ? (
         <Alert variant="destructive">
           <AlertTitle>Could not load wake words</AlertTitle>
           <AlertDescription>{errorMessage(list.error)}</AlertDescription>
