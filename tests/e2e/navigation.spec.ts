@@ -294,6 +294,28 @@ test.describe('signed in, desktop', () => {
       await expect(header(page).getByRole('button', { name: 'User menu' })).toBeFocused();
     });
 
+    test('a menu button that has the focus when its code arrives keeps it, and Enter opens the menu', async ({
+      page,
+    }) => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      await page.route(/\/assets\/tools-dropdown-[\w-]+\.js$/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      await page.goto('/help');
+      const button = header(page).getByRole('button', { name: 'Tools & Utilities' });
+      await button.focus();
+      const first = await button.elementHandle();
+      if (!first) throw new Error('no Tools button');
+      release();
+      // The menu's button takes the first one's place, with the focus.
+      await expect.poll(() => first.evaluate((el) => el.isConnected)).toBe(false);
+      await expect(button).toBeFocused();
+      await page.keyboard.press('Enter');
+      await expect(page.getByRole('menuitem', { name: 'AI & Automation' })).toBeFocused();
+    });
+
     test('a menu whose code cannot be loaded leaves its button and the page in place', async ({ page }) => {
       await page.route(/\/assets\/user-dropdown-[\w-]+\.js$/, (route) => route.abort());
       await page.goto('/help');

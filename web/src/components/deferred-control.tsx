@@ -51,7 +51,7 @@ export function DeferredControl({
   const arrived = useCodeArrived(code, wanted, asks);
   const { held, holdWhilePressed } = useHoldWhilePressed();
   const showFull = wanted && arrived && !held;
-  const { boxRef, keepFocus } = useFocusCarry();
+  const { boxRef, watch, keepFocus } = useFocusCarry();
   // A click from Enter or Space on a button has no pointer position: detail is 0.
   const early = button((event) => {
     setPress(event.detail === 0 ? 'keyboard' : 'pointer');
@@ -74,6 +74,7 @@ export function DeferredControl({
         if (!showFull && event.key === ' ') holdWhilePressed();
       }}
     >
+      {watch}
       {showFull ? (
         <ButtonIfCodeFails button={waiting}>
           <Suspense fallback={waiting}>
@@ -148,25 +149,52 @@ class ButtonIfCodeFails extends Component<{ button: ReactNode; children: ReactNo
 
 /**
  * Hands the keyboard focus on when the focused button inside `boxRef` is replaced by another
- * element: whether it had the focus is read while rendering (before the commit removes it), and
- * `keepFocus`, rendered beside the new element, moves the focus there once it is in the page —
- * unless the focus has gone somewhere else meanwhile.
+ * element. Whether it had the focus is read by `watch` (rendered first in the box, on every render)
+ * as the commit begins, before the old button leaves the page: a read during the render could be
+ * stale, since a render is not always committed in the same task and the focus can move in between
+ * (a press on the keyboard then went nowhere). `keepFocus`, rendered beside the new element, moves
+ * the focus there once it is in the page, unless the focus has gone somewhere else meanwhile.
  */
-export function useFocusCarry(): { boxRef: RefObject<HTMLSpanElement | null>; keepFocus: ReactElement } {
+export function useFocusCarry(): {
+  boxRef: RefObject<HTMLSpanElement | null>;
+  watch: ReactElement;
+  keepFocus: ReactElement;
+} {
   const boxRef = useRef<HTMLSpanElement>(null);
   const hadFocus = useRef(false);
-  // eslint-disable-next-line react-hooks/refs -- read before the commit on purpose (see above)
-  if (boxRef.current) hadFocus.current = boxRef.current.contains(document.activeElement);
-  return { boxRef, keepFocus: <KeepFocus boxRef={boxRef} hadFocus={hadFocus} /> };
+  return {
+    boxRef,
+    watch: <FocusBeforeCommit boxRef={boxRef} hadFocus={hadFocus} />,
+    keepFocus: <KeepFocus boxRef={boxRef} hadFocus={hadFocus} />,
+  };
 }
 
-function KeepFocus({
-  boxRef,
-  hadFocus,
-}: {
+interface FocusRefs {
   boxRef: RefObject<HTMLSpanElement | null>;
   hadFocus: RefObject<boolean>;
-}) {
+}
+
+/**
+ * Notes whether the box holds the focus right before each commit changes the page: React calls
+ * getSnapshotBeforeUpdate in the commit, before any element is removed, and nothing else runs
+ * between then and KeepFocus's layout effect. (Function components have no such moment.)
+ */
+class FocusBeforeCommit extends Component<FocusRefs> {
+  override getSnapshotBeforeUpdate() {
+    const box = this.props.boxRef.current;
+    this.props.hadFocus.current = box !== null && box.contains(document.activeElement);
+    return null;
+  }
+
+  // React calls getSnapshotBeforeUpdate only beside componentDidUpdate.
+  override componentDidUpdate() {}
+
+  override render() {
+    return null;
+  }
+}
+
+function KeepFocus({ boxRef, hadFocus }: FocusRefs) {
   useLayoutEffect(() => {
     const active = document.activeElement;
     if (!hadFocus.current || (active && active !== document.body)) return;
