@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { build, type Manifest, type Plugin } from 'vite';
-import type { renderVisitorPage as RenderVisitorPage } from './src/prerender';
+import type * as Prerender from './src/prerender';
 
 /**
  * The visitors' pages written into their HTML at build time, and the screen each one shows: its
@@ -19,6 +19,28 @@ const PRERENDERED_PAGES = [
  * the agent (agent/src/http/static.ts) serves what it finds there to visitors by the same names.
  */
 const PRERENDERED_DIR = 'prerendered';
+
+/**
+ * A signed-in owner's first screen, the dashboard at `/` and `/dashboard`: an empty shell like
+ * index.html, which also preloads the console's frame, the screen's code and its first reads, so
+ * all of them download beside the entry instead of one after another once it has run (issue 26:
+ * each step was a round trip, and a whole render of the page on a slow phone). The agent sends it
+ * to a request with a valid session on a hub that is set up (agent/src/http/static.ts), from
+ * dist/signed-in/ by the same names as the prerendered pages.
+ */
+const SIGNED_IN_DIR = 'signed-in';
+const SIGNED_IN_PAGES = [
+  {
+    paths: ['/', '/dashboard'],
+    // The frame (app/router.tsx consoleFrame), the screen (app/routes.tsx screens.dashboard) and
+    // the module of its reads, which the screen loads beside its cards.
+    modules: [
+      'src/app/signed-in-routes.tsx',
+      'src/features/dashboard/index.ts',
+      'src/features/dashboard/prefetch.ts',
+    ],
+  },
+] as const;
 const pageFile = (pagePath: string) => (pagePath === '/' ? 'index.html' : `${pagePath.slice(1)}.html`);
 
 const ROOT_ELEMENT = '<div id="root"></div>';
@@ -68,9 +90,9 @@ export function prerenderVisitorPages(): Plugin {
           },
         });
         try {
-          const { renderVisitorPage } = (await import(
+          const { renderVisitorPage, firstScreenReads } = (await import(
             pathToFileURL(path.join(serverDir, 'prerender.mjs')).href
-          )) as { renderVisitorPage: typeof RenderVisitorPage };
+          )) as typeof Prerender;
           const shell = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
           if (!shell.includes(ROOT_ELEMENT)) throw new Error(`index.html has no ${ROOT_ELEMENT} to fill`);
           const manifest = JSON.parse(
@@ -79,13 +101,25 @@ export function prerenderVisitorPages(): Plugin {
           fs.mkdirSync(path.join(outDir, PRERENDERED_DIR), { recursive: true });
           for (const page of PRERENDERED_PAGES) {
             const body = await renderVisitorPage(page.path);
-            const preloads = screenPreloads(manifest, page.screen, shell)
-              .map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`)
-              .join('');
+            const preloads = modulePreloads(screenPreloads(manifest, [page.screen], shell));
             const html = shell
               .replace('</head>', `${preloads}</head>`)
               .replace(ROOT_ELEMENT, `<div id="root" data-prerendered>${body}</div>`);
             fs.writeFileSync(path.join(outDir, PRERENDERED_DIR, pageFile(page.path)), html);
+          }
+          fs.mkdirSync(path.join(outDir, SIGNED_IN_DIR), { recursive: true });
+          for (const page of SIGNED_IN_PAGES) {
+            for (const pagePath of page.paths) {
+              // Fetch preloads as index.html's own (crossorigin="use-credentials" matches the
+              // console's fetch: credentials "include", mode "cors"), so the reads take them over.
+              const reads = (await firstScreenReads(pagePath))
+                .map((url) => `<link rel="preload" href="${url}" as="fetch" crossorigin="use-credentials">`)
+                .join('');
+              if (!reads) throw new Error(`prerender: the first screen at ${pagePath} asks for no reads`);
+              const preloads = modulePreloads(screenPreloads(manifest, page.modules, shell));
+              const html = shell.replace('</head>', `${reads}${preloads}</head>`);
+              fs.writeFileSync(path.join(outDir, SIGNED_IN_DIR, pageFile(pagePath)), html);
+            }
           }
         } finally {
           fs.rmSync(serverDir, { recursive: true, force: true });
@@ -95,8 +129,8 @@ export function prerenderVisitorPages(): Plugin {
   };
 }
 
-/** The screen's chunk and the chunks it imports statically, but for those the shell already loads. */
-function screenPreloads(manifest: Manifest, screen: string, shell: string): string[] {
+/** The modules' chunks and the chunks they import statically, but for those the shell already loads. */
+function screenPreloads(manifest: Manifest, modules: readonly string[], shell: string): string[] {
   const files: string[] = [];
   const visit = (key: string) => {
     const chunk = manifest[key];
@@ -105,6 +139,9 @@ function screenPreloads(manifest: Manifest, screen: string, shell: string): stri
     files.push(chunk.file);
     chunk.imports?.forEach(visit);
   };
-  visit(screen);
+  modules.forEach(visit);
   return files;
 }
+
+const modulePreloads = (files: string[]) =>
+  files.map((file) => `<link rel="modulepreload" crossorigin href="/${file}">`).join('');

@@ -916,6 +916,10 @@ export function createApp(deps: AppDeps) {
     mountWebApp(app, deps.webDist, {
       prerenderedFor: (c) =>
         readCookie(c.req.header('cookie'), SESSION_COOKIE) === undefined && api.isSetUp(),
+      signedInFor: (c) => {
+        const token = readCookie(c.req.header('cookie'), SESSION_COOKIE);
+        return token !== undefined && api.isSetUp() && sessions.validate(token) !== null;
+      },
     });
   }
   app.onError(errorHandler);

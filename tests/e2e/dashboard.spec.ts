@@ -261,6 +261,25 @@ test.describe('a fresh hub', () => {
     await expect(clock).toHaveAttribute('datetime', shown(start + 60_000));
   });
 
+  test('the page a signed-in owner opens preloads the first reads, and the console takes them over', async ({
+    page,
+  }) => {
+    await signUp(page.request);
+    // The hub's setup is finished (or skipped) when its owner signs in to the dashboard.
+    const skip = await page.request.post('/api/setup/skip');
+    expect([200, 204, 409]).toContain(skip.status());
+    const html = await (await page.request.get('/dashboard')).text();
+    for (const path of DASHBOARD_PATHS) {
+      expect(html).toContain(`<link rel="preload" href="${path}" as="fetch" crossorigin="use-credentials">`);
+    }
+    const requests = countRequests(page);
+    await page.goto('/dashboard');
+    await expect(card(page, 'Nexus').locator('[data-metric="Memory"]')).toHaveText(/^\d+%$/);
+    await expect(card(page, 'Platform Info').getByText('v1.0.1-alpha')).toBeVisible();
+    // One request per read: a preload the console's fetch did not match would be asked again.
+    expect(requests.counts).toEqual(Object.fromEntries(DASHBOARD_PATHS.map((p) => [p, 1])));
+  });
+
   test('polls each endpoint at exactly the interval of spec §7, and only while signed in', async ({
     page,
   }) => {

@@ -29,6 +29,11 @@ const SIGN_IN = INDEX.replace(
   '<div id="root"></div>',
   '<div id="root" data-prerendered><h1>Sign in</h1></div>',
 );
+/** The signed-in owner's first screen: the shell with the dashboard's code and reads preloaded. */
+const DASHBOARD = INDEX.replace(
+  '</head>',
+  '<link rel="preload" href="/api/nexus/status" as="fetch" crossorigin="use-credentials"></head>',
+);
 
 /** A build as web/vite-precompress.ts leaves it: each file with its .br and .gz copies. */
 function writeWithCopies(file: string, text: string) {
@@ -44,6 +49,8 @@ beforeAll(async () => {
   writeWithCopies(path.join(webDist, 'index.html'), INDEX);
   writeWithCopies(path.join(webDist, 'prerendered/index.html'), LANDING);
   writeWithCopies(path.join(webDist, 'prerendered/auth.html'), SIGN_IN);
+  writeWithCopies(path.join(webDist, 'signed-in/index.html'), DASHBOARD);
+  writeWithCopies(path.join(webDist, 'signed-in/dashboard.html'), DASHBOARD);
   // No compressed copies (an image): sent as it is.
   fs.writeFileSync(path.join(webDist, 'icon.png'), Buffer.from('89504e470d0a1a0a', 'hex'));
   agent = await startAgent({ env: { NEXUS_WEB_DIST: webDist } });
@@ -131,9 +138,9 @@ describe('the console’s files', () => {
     expect(range.body.toString()).toBe(SCRIPT.slice(0, 6));
   });
 
-  it('serves index.html compressed and uncached, at / and as the history-API fallback of a deep link', async () => {
+  it('serves index.html compressed and uncached, at a console path and as the history-API fallback of a deep link', async () => {
     for (const [at, headers] of [
-      ['/', signedIn()],
+      ['/settings', signedIn()],
       ['/dashboard/some/deep/link', {}],
     ] as const) {
       const br = await raw(at, { ...headers, 'accept-encoding': 'gzip, br' });
@@ -153,7 +160,7 @@ describe('the console’s files', () => {
     }
   });
 
-  it('sends a visitor the prerendered landing and sign-in pages, and whoever has a session the shell', async () => {
+  it('sends a visitor the prerendered landing and sign-in pages, and whoever has a session something else', async () => {
     for (const [at, page] of [
       ['/', LANDING],
       ['/auth', SIGN_IN],
@@ -169,13 +176,30 @@ describe('the console’s files', () => {
       expect(visitor.headers['content-security-policy']).toContain("script-src 'self'");
       expect((await raw(at)).body.toString()).toBe(page);
 
-      // Signed in, `/` is the dashboard: the landing page must not flash before it.
-      expect((await raw(at, signedIn())).body.toString()).toBe(INDEX);
+      // Signed in, `/` is the dashboard (its page, below): the landing page must not flash before it.
+      expect((await raw(at, signedIn())).body.toString()).toBe(at === '/' ? DASHBOARD : INDEX);
       // Even a stale session: the app decides what it shows.
       expect((await raw(at, { cookie: 'nexus_session=stale' })).body.toString()).toBe(INDEX);
       // A query (an invite code) may change what the page shows.
       expect((await raw(`${at}?invite=abc`)).body.toString()).toBe(INDEX);
     }
+  });
+
+  it('sends a signed-in owner the dashboard’s page at / and /dashboard, and anyone else the shell', async () => {
+    for (const at of ['/', '/dashboard']) {
+      const owners = await raw(at, { ...signedIn(), 'accept-encoding': 'gzip' });
+      expect(owners.status).toBe(200);
+      expect(owners.headers['content-encoding']).toBe('gzip');
+      expect(zlib.gunzipSync(owners.body).toString()).toBe(DASHBOARD);
+      // Its preloads ask for an owner's reads: no cache may give it to anyone else.
+      expect(owners.headers.vary).toBe('Accept-Encoding, Cookie');
+      expect(owners.headers['cache-control']).toBe('no-cache');
+      // A stale or forged session would have its preloads refused: the shell, and the app decides.
+      expect((await raw(at, { cookie: 'nexus_session=stale' })).body.toString()).toBe(INDEX);
+      expect((await raw(`${at}?tab=1`, signedIn())).body.toString()).toBe(INDEX);
+    }
+    expect((await raw('/dashboard')).body.toString()).toBe(INDEX);
+    expect((await raw('/settings', signedIn())).body.toString()).toBe(INDEX);
   });
 
   it('sends the shell to everyone while the hub still needs its first-boot wizard', async () => {

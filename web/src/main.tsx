@@ -12,9 +12,10 @@ import { registerServiceWorker } from './lib/service-worker';
 import './index.css';
 
 /**
- * The longest React's first render waits for the first screen's reads to be asked for. On the
- * home network the preloaded session answer and the reads' module take well under this; a
- * session check that takes longer shows the spinner meanwhile.
+ * The longest React's first render waits for the first screen's reads to be answered. On the
+ * home network the preloaded session answer, the reads' module and the reads take well under
+ * this; a session check or a read that takes longer shows the spinner or the screen's
+ * placeholders meanwhile.
  */
 const FIRST_RENDER_WAIT_MS = 200;
 
@@ -52,10 +53,12 @@ async function start(root: HTMLElement) {
     hydrateRoot(root, app);
     return;
   }
-  // React's first render waits until the first screen's reads are asked for (the session answer
-  // and the reads' small module): rendering first would hold the main thread, and so the reads,
-  // back by a whole render of the page (issue 26). But only briefly: a slow session check gets
-  // the app's spinner (spec §2), not a blank page; the reads then start when the answer comes.
+  // React's first render waits until the first screen's reads are answered (the session answer,
+  // the reads' small module, the reads): rendering first would hold the main thread, and so the
+  // reads, back by a whole render of the page, and their answers would then need a second render
+  // of it (issue 26: about a quarter of a second each on a slowed phone). But only briefly: a
+  // slow session check gets the app's spinner (spec §2), not a blank page, and slow reads the
+  // screen's placeholders; the reads then go on, and their answers render when they come.
   await Promise.race([firstScreen, new Promise((resolve) => setTimeout(resolve, FIRST_RENDER_WAIT_MS))]);
   if (prerendered) {
     root.replaceChildren();

@@ -1,6 +1,7 @@
 import { prerender } from 'react-dom/static';
 import { Router } from 'wouter';
 import { App } from './app/app';
+import { firstConsoleRoutes, routeAt } from './app/routes';
 import { assumeSignedOut } from './data/auth-session';
 import { assumeSetUp } from './data/setup-status';
 import { createQueryClient } from './lib/query-client';
@@ -37,4 +38,30 @@ async function renderOnce(path: string): Promise<string> {
   const html = await new Response(prelude).text();
   client.clear();
   return html;
+}
+
+/**
+ * The reads a signed-in owner's first screen at `path` asks for before React renders it
+ * (app/router.tsx startFirstScreen), as the addresses fetched. The build preloads them in that
+ * screen's page (web/vite-prerender.ts), so they are answered while the scripts download. Found by
+ * running the screen's own prefetch with a fetch that notes each GET and answers none, so the list
+ * is always what the code asks for.
+ */
+export async function firstScreenReads(path: string): Promise<string[]> {
+  const prefetch = routeAt(firstConsoleRoutes, path)?.screen.prefetch;
+  if (!prefetch) return [];
+  const asked: string[] = [];
+  const fetchOfNode = globalThis.fetch;
+  globalThis.fetch = (input, init) => {
+    if ((init?.method ?? 'GET') === 'GET') asked.push(String(input));
+    return Promise.reject(new Error('not answered at build time'));
+  };
+  const client = createQueryClient();
+  try {
+    await prefetch(client);
+  } finally {
+    globalThis.fetch = fetchOfNode;
+    client.clear();
+  }
+  return asked;
 }

@@ -8,19 +8,22 @@ import type { AppEnv } from './app-env.js';
 const HASHED_ASSET = /^\/assets\//;
 
 /**
- * The visitors' pages the build prerendered (web/vite-prerender.ts writes them to
- * dist/prerendered/, each named after its path: index.html is `/`, auth.html is `/auth`), painted
- * from their HTML before any script has run. Read once at start: a build ships them all together.
+ * Pages the build wrote for particular visits (web/vite-prerender.ts), each named after its path
+ * (index.html is `/`, auth.html is `/auth`):
+ * - dist/prerendered/: the visitors' pages, painted from their HTML before any script has run;
+ * - dist/signed-in/: a signed-in owner's first screen, the shell with that screen's code and
+ *   first reads preloaded.
+ * Read once at start: a build ships them all together.
  */
-function prerenderedPages(webDist: string): { route: string; file: string }[] {
-  const dir = path.join(webDist, 'prerendered');
+function pagesIn(webDist: string, folder: 'prerendered' | 'signed-in'): { route: string; file: string }[] {
+  const dir = path.join(webDist, folder);
   if (!fs.existsSync(dir)) return [];
   return fs
     .readdirSync(dir)
     .filter((name) => name.endsWith('.html'))
     .map((name) => ({
       route: name === 'index.html' ? '/' : `/${name.slice(0, -'.html'.length)}`,
-      file: `prerendered/${name}`,
+      file: `${folder}/${name}`,
     }));
 }
 
@@ -47,6 +50,11 @@ export function mountWebApp(
      * (the browser checks again before it takes a prerendered page over: web/src/main.tsx).
      */
     prerenderedFor: (c: Context<AppEnv>) => boolean;
+    /**
+     * Whether this request gets the signed-in owner's page: its preloads ask for reads only a
+     * signed-in owner of a hub that is set up is answered, and for the console's code.
+     */
+    signedInFor: (c: Context<AppEnv>) => boolean;
   },
 ): void {
   const root = path.relative(process.cwd(), webDist) || '.';
@@ -59,21 +67,23 @@ export function mountWebApp(
     // know that the plain file it was sent depends on the header (RFC 9110 §12.5.5).
     c.header('Vary', 'Accept-Encoding');
   };
-  for (const { route, file } of prerenderedPages(webDist)) {
+  const pages = [
+    ...pagesIn(webDist, 'prerendered').map((page) => ({ ...page, servedTo: opts.prerenderedFor })),
+    ...pagesIn(webDist, 'signed-in').map((page) => ({ ...page, servedTo: opts.signedInFor })),
+  ];
+  for (const { route, file, servedTo } of pages) {
     const page = serveStatic<AppEnv>({
       root,
       path: file,
       precompressed: true,
       onFound: (_file, c) => {
         cacheHeaders(c);
-        // Who asks decides which page they get: a cache must not hand this one to a signed-in owner.
+        // Who asks decides which page they get: a cache must not hand it to anyone else.
         c.header('Vary', 'Accept-Encoding, Cookie');
       },
     });
     // Only the bare address: a query (an invite code, say) may change what the page shows.
-    app.get(route, (c, next) =>
-      !c.req.url.includes('?') && opts.prerenderedFor(c) ? page(c, next) : next(),
-    );
+    app.get(route, (c, next) => (!c.req.url.includes('?') && servedTo(c) ? page(c, next) : next()));
   }
   app.use('*', serveStatic({ root, precompressed: true, onFound: (_file, c) => cacheHeaders(c) }));
   app.get(

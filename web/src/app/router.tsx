@@ -32,12 +32,14 @@ const LazySignedInRoutes = preloadedOrLazy(
  * code and, once the session check (preloaded by index.html) says someone is signed in, the
  * screen's first reads for the address opened are all asked for at once, rather than during
  * React's first render and after the frame's and the screen's code have run. The screen then
- * renders with its data already in the cache. A path that is not a visitor's page gets the frame
+ * renders with its data already in the cache: its first render paints the values, instead of
+ * painting placeholders and rendering again (a whole render of the page on a slow phone) when the
+ * answers arrive. A path that is not a visitor's page gets the frame
  * at once, as the router's render would (a signed-out owner's bookmark needs it after signing in,
  * and an unknown path is "Page not found" inside it); one a visitor has too (/) waits for the
  * answer. The dashboard's code starts with the frame's; another screen's waits for the console's
  * table, which comes with the frame. When the check fails, everything is left to the router's render.
- * Resolves once the reads are asked for, or there are none to ask for; never rejects.
+ * Resolves once the reads are answered or have failed, or there are none to ask for; never rejects.
  */
 export async function startFirstScreen(client: QueryClient, path: string): Promise<void> {
   const firstRoute = routeAt(firstConsoleRoutes, path);

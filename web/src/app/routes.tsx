@@ -55,8 +55,8 @@ export const screens = {
       return (await import('@/features/dashboard')).DashboardPage;
     },
     {
-      // Asked for, not awaited: a failed read is the page's own query to report.
-      prefetch: async (client) => void (await loadDashboardReads()).prefetchDashboard(client),
+      // A failed read is the page's own query to report (prefetchQuery keeps the failure).
+      prefetch: async (client) => (await loadDashboardReads()).prefetchDashboard(client),
     },
   ),
 } satisfies Record<string, ScreenDef>;

@@ -18,7 +18,7 @@ export interface ScreenDef {
   /**
    * Asks for the screen's first data, signed in, as soon as its route is known: while its code
    * loads and the frame renders, rather than once the screen has rendered (issue 26). Resolves once
-   * the reads are asked for (not answered); never rejects.
+   * the reads are answered or have failed; never rejects.
    */
   prefetch?: (client: QueryClient) => Promise<void>;
 }
@@ -30,7 +30,7 @@ export interface ScreenDef {
 export function screen(
   title: string,
   load: () => Promise<ComponentType<ScreenProps>>,
-  /** `prefetch` resolves once the reads are asked for (see ScreenDef). */
+  /** `prefetch` resolves once the reads are answered or have failed (see ScreenDef). */
   options: { prefetch?: (client: QueryClient) => Promise<void> } = {},
 ): ScreenDef {
   const component = sharedLoad(load);
