@@ -45,7 +45,7 @@ export function MobileMenu({ bar, items }: MobileMenuProps) {
   // style and layout of the whole page) as every page mounts, for an open/close animation this
   // menu does not have: about 70 ms of a slowed phone's first render (issue 26).
   return (
-    <div className="md:hidden" data-state={open ? 'open' : 'closed'}>
+    <div className="md:hidden">
       <div className="flex h-14 items-center justify-between gap-2 px-4">
         {bar}
         <Button
