@@ -255,7 +255,7 @@ export function useFlowRunsLive(flowId: number | null) {
       const run = parsed.data;
       client.setQueryData<FlowRun>(flowKeys.run(run.id), run);
       // A test event ends the builder's listening.
-      if (run.trigger === 'webhook_test') void client.invalidateQueries({ queryKey: flowKeys.flow(flowId) });
+      if (run.trigger === 'webhook_test') void rereadQueries(client, flowKeys.flow(flowId));
       client.setQueryData<FlowRun[]>(flowKeys.runs(flowId), (list) => {
         if (!list) return list;
         const at = list.findIndex((r) => r.id === run.id);

@@ -415,7 +415,8 @@ export function useHaLive(enabled = true): { liveState: LiveConnectionState } {
           list ? applyLiveMessage(list, message) : list,
         );
       } else {
-        void client.invalidateQueries({ queryKey: haKeys.all });
+        // A resync or a new connection: a read under way may predate it (lib/query-client).
+        void rereadQueries(client, haKeys.all);
       }
     },
   });

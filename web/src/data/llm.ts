@@ -23,7 +23,7 @@ import {
   type ChatInput,
   type ChatStreamEvent,
 } from '@nexus/agent/contract';
-import { queryClient } from '@/lib/query-client';
+import { queryClient, rereadQueries } from '@/lib/query-client';
 import { llmStatusKeys } from './llm-status';
 import { billingKeys } from './subscription';
 import { apiJson } from '@/lib/request';
@@ -300,7 +300,8 @@ export function usePullsLive() {
       if (!parsed.success) return;
       client.setQueryData(llmKeys.pulls(), parsed.data.pulls);
       if (parsed.data.pulls.some((p) => p.status === 'success')) {
-        void client.invalidateQueries({ queryKey: llmKeys.models() });
+        // A read of the models under way may predate the pull's end (lib/query-client).
+        void rereadQueries(client, llmKeys.models());
       }
     },
   });

@@ -1,12 +1,16 @@
-import { queryOptions, type useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import {
   DELIVERY_STATES,
+  NOTIFICATIONS_BROADCAST_TOPIC,
   NOTIFICATION_CATEGORIES,
   NOTIFICATION_CHANNELS,
   NOTIFICATION_LEVELS,
   type Notification,
   type NotificationList,
+  notificationsUserTopic,
 } from '@nexus/agent/contract';
+import { getLiveClient, type LiveClient } from '@/lib/live';
 import { rereadQueries } from '@/lib/query-client';
 import {
   array,
@@ -71,11 +75,30 @@ export const notificationsQueryOptions = (limit: number) =>
       parseShape(notificationListShape, await apiJson('GET', `${NOTIFICATIONS_PATH}?limit=${limit}`)),
   });
 
-export function invalidateNotifications(queryClient: ReturnType<typeof useQueryClient>) {
+export function invalidateNotifications(queryClient: QueryClient) {
   return queryClient.invalidateQueries({ queryKey: notificationsRootKey });
 }
 
-/** Reads the lists afresh once the live topic is confirmed (lib/query-client rereadQueries). */
-export function rereadNotifications(queryClient: ReturnType<typeof useQueryClient>) {
-  return rereadQueries(queryClient, notificationsRootKey);
+/**
+ * Keeps the notification lists current from the live channel: the user's own topic and the
+ * broadcast one. Each event, and each confirmation of a topic (first, and after a reconnect: what
+ * came before was not pushed here), reads the lists again with `rereadQueries`, which cancels a
+ * read under way. A plain invalidation would join that read, and its answer may predate the
+ * notification the event announces (CI saw the bell miss one: the first read, still unanswered on
+ * a busy machine, was handed back to the event's refresh).
+ */
+export function followNotifications(live: LiveClient, queryClient: QueryClient, userId: number): () => void {
+  const reread = () => void rereadQueries(queryClient, notificationsRootKey);
+  const stops = [NOTIFICATIONS_BROADCAST_TOPIC, notificationsUserTopic(userId)].map((topic) =>
+    live.subscribe(topic, reread, { onSubscribed: reread }),
+  );
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
+
+/** followNotifications for as long as the component (the header's bell) is mounted. */
+export function useNotificationsLive(userId: number): void {
+  const queryClient = useQueryClient();
+  useEffect(() => followNotifications(getLiveClient(), queryClient, userId), [queryClient, userId]);
 }

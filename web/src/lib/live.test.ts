@@ -1,39 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIVE_CLOSE_CODES, LIVE_RECONNECT_BACKOFF_MS } from '@nexus/agent/contract';
-import { LiveClient, liveUrl, reconnectDelay, type LiveSocketLike } from './live';
-
-class FakeSocket implements LiveSocketLike {
-  readyState = 0;
-  sent: unknown[] = [];
-  closedWith: number | undefined;
-  onopen: LiveSocketLike['onopen'] = null;
-  onmessage: LiveSocketLike['onmessage'] = null;
-  onclose: LiveSocketLike['onclose'] = null;
-  onerror: LiveSocketLike['onerror'] = null;
-
-  constructor(readonly url: string) {}
-
-  send(data: string) {
-    if (this.readyState !== 1) throw new Error('not open');
-    this.sent.push(JSON.parse(data));
-  }
-  close(code?: number) {
-    this.closedWith = code;
-    this.readyState = 3;
-  }
-  // What the agent does to the socket:
-  open() {
-    this.readyState = 1;
-    this.onopen?.({});
-  }
-  receive(message: unknown) {
-    this.onmessage?.({ data: JSON.stringify(message) });
-  }
-  drop(code = 1006) {
-    this.readyState = 3;
-    this.onclose?.({ code });
-  }
-}
+import { LiveClient, liveUrl, reconnectDelay } from './live';
+import { FakeSocket } from './live.testing';
 
 /** Timers the test fires by hand, in due order. */
 class ManualTimers {

@@ -23,10 +23,10 @@ export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): Query
 }
 
 /**
- * Reads the queries under `queryKey` afresh, for a live topic the agent has just confirmed: what it
- * published before then never reached this tab. A read still under way is cancelled first, because
- * react-query hands the answer of a first fetch under way to whoever asks meanwhile, and that answer
- * may predate an event published in the gap.
+ * Reads the queries under `queryKey` afresh, for a live topic the agent has just confirmed (what it
+ * published before then never reached this tab) or a live event that says the data changed. A read
+ * still under way is cancelled first, because react-query hands the answer of a first fetch under
+ * way to whoever asks meanwhile, and that answer may predate the change.
  */
 export async function rereadQueries(client: QueryClient, queryKey: QueryKey): Promise<void> {
   await client.cancelQueries({ queryKey });

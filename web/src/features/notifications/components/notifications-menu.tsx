@@ -1,17 +1,10 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Bell } from 'lucide-react';
 import type { ComponentProps } from 'react';
-import { NOTIFICATIONS_BROADCAST_TOPIC, notificationsUserTopic } from '@nexus/agent/contract';
 import { DeferredControl } from '@/components/deferred-control';
 import { lazyComponent } from '@/lib/lazy-code';
 import { Button } from '@/components/ui/button';
-import { useLiveTopic } from '@/lib/live';
-import {
-  MENU_LIMIT,
-  invalidateNotifications,
-  notificationsQueryOptions,
-  rereadNotifications,
-} from '@/data/notification-list';
+import { MENU_LIMIT, notificationsQueryOptions, useNotificationsLive } from '@/data/notification-list';
 
 const NotificationsDropdown = lazyComponent(
   async () => (await import('./notifications-dropdown')).NotificationsDropdown,
@@ -45,14 +38,9 @@ export function NotificationsButton({
  * at once; the menu (notifications-dropdown.tsx) loads after the first paint.
  */
 export function NotificationsMenu({ userId }: { userId: number }) {
-  const queryClient = useQueryClient();
   const list = useQuery(notificationsQueryOptions(MENU_LIMIT));
-  // The agent pushes each new notification on the live channel; the lists are read again then, and
-  // when a topic is confirmed (first, and after a reconnect): what came before was not pushed here.
-  const refresh = () => void invalidateNotifications(queryClient);
-  const reread = () => void rereadNotifications(queryClient);
-  useLiveTopic(NOTIFICATIONS_BROADCAST_TOPIC, { onEvent: refresh, onSubscribed: reread });
-  useLiveTopic(notificationsUserTopic(userId), { onEvent: refresh, onSubscribed: reread });
+  // The agent pushes each new notification on the live channel, and the lists are read again.
+  useNotificationsLive(userId);
   const unread = list.data?.unreadCount ?? 0;
 
   return (
