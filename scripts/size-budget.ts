@@ -6,19 +6,19 @@
  * For each route of web/size-budget.json it adds the gzip size (level 9) of what a cold load of that
  * route fetches: the entry with its static imports (index.html's script and modulepreload links),
  * then each module the route loads lazily (its frame, its screen) with their static imports, each
- * file counted once. It reads Vite's manifest (build.manifest), prints the table, and exits 1 when a
- * route is over its budget or a module named in the budget file is no longer a chunk of the build.
+ * file counted once. It reads Vite's manifest (build.manifest) for the entry and the build's module
+ * map (web/vite-module-chunks.ts) for the routes' modules, prints the table, and exits 1 when a
+ * route is over its budget or a module named in the budget file is in no chunk of the build.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+import { chunksOf, readModuleChunks, withStaticImports } from '../web/vite-module-chunks.js';
 
 interface ManifestChunk {
   file: string;
   isEntry?: boolean;
-  imports?: string[];
-  dynamicImports?: string[];
 }
 type Manifest = Record<string, ManifestChunk>;
 
@@ -44,6 +44,13 @@ if (!fs.existsSync(manifestFile)) {
   process.exit(1);
 }
 const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
+// The routes' modules are found through the build's module map: the manifest has no entry for a
+// module the bundler folded into a shared chunk (web/vite-module-chunks.ts).
+const chunks = readModuleChunks(dist);
+if (!chunks) {
+  process.stderr.write('The build wrote no module-chunks map: run `npm run build -w web` again.\n');
+  process.exit(1);
+}
 
 const gzipSizes = new Map<string, number>();
 function gzipSize(file: string): number {
@@ -55,21 +62,12 @@ function gzipSize(file: string): number {
   return size;
 }
 
-/** The files a chunk brings with it: itself and its static imports, transitively. */
-function staticClosure(key: string, into = new Set<string>()): Set<string> {
-  const chunk = manifest[key];
-  if (!chunk || into.has(chunk.file)) return into;
-  into.add(chunk.file);
-  for (const imported of chunk.imports ?? []) staticClosure(imported, into);
-  return into;
-}
-
 const sum = (files: Iterable<string>) => [...files].reduce((total, file) => total + gzipSize(file), 0);
 const kb = (bytes: number) => (bytes / 1000).toFixed(1);
 
 const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
 if (!entryKey) throw new Error('The manifest names no entry chunk.');
-const entryFiles = staticClosure(entryKey);
+const entryFiles = withStaticImports(chunks, manifest[entryKey]!.file);
 const entryBytes = sum(entryFiles);
 
 const problems: string[] = [];
@@ -77,13 +75,13 @@ const rows: string[][] = [];
 for (const [route, budget] of Object.entries(budgets.routes)) {
   const lazyFiles = new Set<string>();
   for (const module of budget.lazy) {
-    if (!manifest[module]) {
+    if (!chunks.modules[module]) {
       problems.push(
-        `${route}: ${module} is not a chunk of this build (renamed? update web/size-budget.json)`,
+        `${route}: ${module} is in no chunk of this build (renamed? update web/size-budget.json)`,
       );
       continue;
     }
-    for (const file of staticClosure(module)) if (!entryFiles.has(file)) lazyFiles.add(file);
+    for (const file of chunksOf(chunks, module)) if (!entryFiles.has(file)) lazyFiles.add(file);
   }
   const total = entryBytes + sum(lazyFiles);
   const over = total > budget.budgetKb * 1000;

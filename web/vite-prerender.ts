@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { build, type Manifest, type Plugin } from 'vite';
+import { build, type Plugin } from 'vite';
+import { chunksOf, readModuleChunks, type ModuleChunks } from './vite-module-chunks';
 import type * as Prerender from './src/prerender';
 
 /**
@@ -95,13 +96,12 @@ export function prerenderVisitorPages(): Plugin {
           )) as typeof Prerender;
           const shell = fs.readFileSync(path.join(outDir, 'index.html'), 'utf8');
           if (!shell.includes(ROOT_ELEMENT)) throw new Error(`index.html has no ${ROOT_ELEMENT} to fill`);
-          const manifest = JSON.parse(
-            fs.readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8'),
-          ) as Manifest;
+          const chunks = readModuleChunks(outDir);
+          if (!chunks) throw new Error('prerender: the build wrote no module-chunks map');
           fs.mkdirSync(path.join(outDir, PRERENDERED_DIR), { recursive: true });
           for (const page of PRERENDERED_PAGES) {
             const body = await renderVisitorPage(page.path);
-            const preloads = modulePreloads(screenPreloads(manifest, [page.screen], shell));
+            const preloads = modulePreloads(screenPreloads(chunks, [page.screen], shell));
             const html = shell
               .replace('</head>', `${preloads}</head>`)
               .replace(ROOT_ELEMENT, `<div id="root" data-prerendered>${body}</div>`);
@@ -116,7 +116,7 @@ export function prerenderVisitorPages(): Plugin {
                 .map((url) => `<link rel="preload" href="${url}" as="fetch" crossorigin="use-credentials">`)
                 .join('');
               if (!reads) throw new Error(`prerender: the first screen at ${pagePath} asks for no reads`);
-              const preloads = modulePreloads(screenPreloads(manifest, page.modules, shell));
+              const preloads = modulePreloads(screenPreloads(chunks, page.modules, shell));
               const html = shell.replace('</head>', `${reads}${preloads}</head>`);
               fs.writeFileSync(path.join(outDir, SIGNED_IN_DIR, pageFile(pagePath)), html);
             }
@@ -130,17 +130,10 @@ export function prerenderVisitorPages(): Plugin {
 }
 
 /** The modules' chunks and the chunks they import statically, but for those the shell already loads. */
-function screenPreloads(manifest: Manifest, modules: readonly string[], shell: string): string[] {
-  const files: string[] = [];
-  const visit = (key: string) => {
-    const chunk = manifest[key];
-    if (!chunk) throw new Error(`prerender: ${key} is not a chunk of the build`);
-    if (files.includes(chunk.file) || shell.includes(`/${chunk.file}"`)) return;
-    files.push(chunk.file);
-    chunk.imports?.forEach(visit);
-  };
-  modules.forEach(visit);
-  return files;
+function screenPreloads(chunks: ModuleChunks, modules: readonly string[], shell: string): string[] {
+  const files = new Set<string>();
+  for (const module of modules) chunksOf(chunks, module, files);
+  return [...files].filter((file) => !shell.includes(`/${file}"`));
 }
 
 const modulePreloads = (files: string[]) =>

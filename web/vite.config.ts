@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
+import { moduleChunks } from './vite-module-chunks';
 import { precompress } from './vite-precompress';
 import { prerenderVisitorPages } from './vite-prerender';
 
@@ -59,13 +60,20 @@ function serviceWorkerShell(): Plugin {
 }
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), serviceWorkerShell(), prerenderVisitorPages(), precompress()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    serviceWorkerShell(),
+    moduleChunks(),
+    prerenderVisitorPages(),
+    precompress(),
+  ],
   resolve: { alias: { '@': path.join(here, 'src') } },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
-    // dist/.vite/manifest.json: scripts/size-budget.ts follows each route's chunks through it.
+    // dist/.vite/manifest.json: scripts/size-budget.ts finds the entry's chunks through it.
     manifest: true,
     rollupOptions: {
       output: {

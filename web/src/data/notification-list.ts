@@ -1,5 +1,4 @@
-import { queryOptions, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import {
   DELIVERY_STATES,
   NOTIFICATIONS_BROADCAST_TOPIC,
@@ -10,7 +9,7 @@ import {
   type NotificationList,
   notificationsUserTopic,
 } from '@nexus/agent/contract';
-import { getLiveClient, type LiveClient } from '@/lib/live';
+import type { LiveClient } from '@/lib/live';
 import { rereadQueries } from '@/lib/query-client';
 import {
   array,
@@ -95,10 +94,4 @@ export function followNotifications(live: LiveClient, queryClient: QueryClient, 
   return () => {
     for (const stop of stops) stop();
   };
-}
-
-/** followNotifications for as long as the component (the header's bell) is mounted. */
-export function useNotificationsLive(userId: number): void {
-  const queryClient = useQueryClient();
-  useEffect(() => followNotifications(getLiveClient(), queryClient, userId), [queryClient, userId]);
 }

@@ -1,10 +1,12 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { Bell } from 'lucide-react';
 import type { ComponentProps } from 'react';
 import { DeferredControl } from '@/components/deferred-control';
 import { lazyComponent } from '@/lib/lazy-code';
 import { Button } from '@/components/ui/button';
-import { MENU_LIMIT, notificationsQueryOptions, useNotificationsLive } from '@/data/notification-list';
+import { getLiveClient } from '@/lib/live';
+import { MENU_LIMIT, followNotifications, notificationsQueryOptions } from '@/data/notification-list';
 
 const NotificationsDropdown = lazyComponent(
   async () => (await import('./notifications-dropdown')).NotificationsDropdown,
@@ -38,9 +40,10 @@ export function NotificationsButton({
  * at once; the menu (notifications-dropdown.tsx) loads after the first paint.
  */
 export function NotificationsMenu({ userId }: { userId: number }) {
+  const queryClient = useQueryClient();
   const list = useQuery(notificationsQueryOptions(MENU_LIMIT));
   // The agent pushes each new notification on the live channel, and the lists are read again.
-  useNotificationsLive(userId);
+  useEffect(() => followNotifications(getLiveClient(), queryClient, userId), [queryClient, userId]);
   const unread = list.data?.unreadCount ?? 0;
 
   return (
