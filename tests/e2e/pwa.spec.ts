@@ -50,6 +50,8 @@ test('the service worker registers and never caches an API answer', async ({ pag
   await page.goto('/dashboard');
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
   expect(new URL(scope).pathname).toBe('/');
+  // It never takes over a page that loaded without it: it controls the next load.
+  expect(await page.evaluate(() => navigator.serviceWorker.controller === null)).toBe(true);
   // Once it controls the page, its fetch handler sees every request the screens make.
   await page.reload();
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);

@@ -4,6 +4,10 @@
 // to the network untouched (network-only), since they carry private, changing data.
 // BUILD and SHELL are filled in by web/vite.config.ts at build time; a new build renames the cache,
 // and the old one is deleted when this worker activates.
+// A page keeps the way it was loaded for its life: the worker controls the next page load, it never
+// claims an open one (a console that switched mid-session had its lazy screens answered by a worker
+// still filling its cache, and some of those loads failed). And the cache is a help, never a
+// condition: a cache that cannot be read or written leaves the request to the network.
 /* global self, caches */
 const BUILD = 'dev';
 const SHELL = ['/index.html'];
@@ -31,7 +35,7 @@ self.addEventListener('activate', (event) => {
           keys.filter((k) => k.startsWith(CACHE_PREFIX) && k !== CACHE).map((k) => caches.delete(k)),
         ),
       )
-      .then(() => self.clients.claim()),
+      .catch(() => undefined),
   );
 });
 
@@ -44,7 +48,12 @@ self.addEventListener('fetch', (event) => {
   // Pages: the network first (sign-in state and updates), the cached shell when offline.
   if (request.mode === 'navigate') {
     event.respondWith(
-      fetch(request).catch(() => caches.match('/index.html').then((shell) => shell || Response.error())),
+      fetch(request).catch(() =>
+        caches
+          .match('/index.html')
+          .catch(() => undefined)
+          .then((shell) => shell || Response.error()),
+      ),
     );
     return;
   }
@@ -52,17 +61,25 @@ self.addEventListener('fetch', (event) => {
   // Built assets have content-hashed names: once fetched, they never change.
   if (url.pathname.startsWith('/assets/')) {
     event.respondWith(
-      caches.match(request).then(
-        (hit) =>
-          hit ||
-          fetch(request).then((response) => {
-            if (response.ok) {
-              const copy = response.clone();
-              event.waitUntil(caches.open(CACHE).then((cache) => cache.put(request, copy)));
-            }
-            return response;
-          }),
-      ),
+      caches
+        .match(request)
+        .catch(() => undefined)
+        .then(
+          (hit) =>
+            hit ||
+            fetch(request).then((response) => {
+              if (response.ok) {
+                const copy = response.clone();
+                event.waitUntil(
+                  caches
+                    .open(CACHE)
+                    .then((cache) => cache.put(request, copy))
+                    .catch(() => undefined),
+                );
+              }
+              return response;
+            }),
+        ),
     );
     return;
   }
@@ -70,7 +87,12 @@ self.addEventListener('fetch', (event) => {
   // Other shell files (icons, theme.js, the manifest): the network first, the cached copy offline.
   if (SHELL.includes(url.pathname)) {
     event.respondWith(
-      fetch(request).catch(() => caches.match(request).then((hit) => hit || Response.error())),
+      fetch(request).catch(() =>
+        caches
+          .match(request)
+          .catch(() => undefined)
+          .then((hit) => hit || Response.error()),
+      ),
     );
   }
 });
