@@ -6,21 +6,15 @@
  * For each route of web/size-budget.json it adds the gzip size (level 9) of what a cold load of that
  * route fetches: the entry with its static imports (index.html's script and modulepreload links),
  * then each module the route loads lazily (its frame, its screen) with their static imports, each
- * file counted once. It reads Vite's manifest (build.manifest) for the entry and the build's module
- * map (web/vite-module-chunks.ts) for the routes' modules, prints the table, and exits 1 when a
- * route is over its budget or a module named in the budget file is in no chunk of the build.
+ * file counted once. It follows the chunks through the module map the build writes
+ * (web/vite-module-chunks.ts), prints the table, and exits 1 when a route is over its budget or a
+ * module named in the budget file is in no chunk of the build.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chunksOf, readModuleChunks, withStaticImports } from '../web/vite-module-chunks.js';
-
-interface ManifestChunk {
-  file: string;
-  isEntry?: boolean;
-}
-type Manifest = Record<string, ManifestChunk>;
 
 interface RouteBudget {
   /** What the route is, for the table. */
@@ -29,7 +23,7 @@ interface RouteBudget {
   budgetKb: number;
   /** The issue's goal, shown beside the budget; the budget comes down to it as the page shrinks. */
   goalKb?: number;
-  /** The modules (paths from web/, as in the manifest) the route loads after the entry. */
+  /** The modules (paths from web/, as in the module map) the route loads after the entry. */
   lazy: string[];
 }
 
@@ -38,17 +32,11 @@ const dist = path.join(root, 'web', 'dist');
 const budgets = JSON.parse(fs.readFileSync(path.join(root, 'web', 'size-budget.json'), 'utf8')) as {
   routes: Record<string, RouteBudget>;
 };
-const manifestFile = path.join(dist, '.vite', 'manifest.json');
-if (!fs.existsSync(manifestFile)) {
-  process.stderr.write(`No ${path.relative(root, manifestFile)}: run \`npm run build -w web\` first.\n`);
-  process.exit(1);
-}
-const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
-// The routes' modules are found through the build's module map: the manifest has no entry for a
-// module the bundler folded into a shared chunk (web/vite-module-chunks.ts).
+// Vite's manifest has no entry for a module the bundler folded into a shared chunk; the build's own
+// module map has every module (web/vite-module-chunks.ts).
 const chunks = readModuleChunks(dist);
 if (!chunks) {
-  process.stderr.write('The build wrote no module-chunks map: run `npm run build -w web` again.\n');
+  process.stderr.write('The build wrote no module-chunks map: run `npm run build -w web` first.\n');
   process.exit(1);
 }
 
@@ -65,9 +53,7 @@ function gzipSize(file: string): number {
 const sum = (files: Iterable<string>) => [...files].reduce((total, file) => total + gzipSize(file), 0);
 const kb = (bytes: number) => (bytes / 1000).toFixed(1);
 
-const entryKey = Object.keys(manifest).find((key) => manifest[key]!.isEntry);
-if (!entryKey) throw new Error('The manifest names no entry chunk.');
-const entryFiles = withStaticImports(chunks, manifest[entryKey]!.file);
+const entryFiles = withStaticImports(chunks, chunks.entry);
 const entryBytes = sum(entryFiles);
 
 const problems: string[] = [];

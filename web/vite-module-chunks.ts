@@ -7,6 +7,8 @@ const MODULE_CHUNKS_FILE = '.vite/module-chunks.json';
 
 /** Which chunk holds each of the app's own modules, and what each chunk imports statically. */
 export interface ModuleChunks {
+  /** The entry chunk's file: what index.html's script loads. */
+  entry: string;
   /** Source module (path from web/, e.g. `src/app/signed-in-routes.tsx`) → its chunk's file. */
   modules: Record<string, string>;
   /** Chunk file → the chunk files it imports statically. */
@@ -14,8 +16,8 @@ export interface ModuleChunks {
 }
 
 /**
- * Writes dist/.vite/module-chunks.json. Vite's manifest names a chunk after the module it was made
- * for, but the bundler may fold a lazily loaded module into a chunk it shares with others (rolldown
+ * Writes dist/.vite/module-chunks.json. Vite's manifest would name a chunk after the module it was
+ * made for, but the bundler may fold a lazily loaded module into a chunk it shares with others (rolldown
  * does when the module's code is also imported by chunks only it loads), and then the manifest has
  * no entry for that module at all. The build's own tooling — the signed-in page's preloads
  * (vite-prerender.ts) and the size budget (scripts/size-budget.ts) — looks modules up here instead,
@@ -32,15 +34,17 @@ export function moduleChunks(): Plugin {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     writeBundle(_options, bundle) {
-      const map: ModuleChunks = { modules: {}, imports: {} };
+      const map: ModuleChunks = { entry: '', modules: {}, imports: {} };
       for (const output of Object.values(bundle)) {
         if (output.type !== 'chunk') continue;
+        if (output.isEntry) map.entry = output.fileName;
         map.imports[output.fileName] = output.imports;
         for (const id of output.moduleIds) {
           const module = path.relative(root, id).split(path.sep).join('/');
           if (module.startsWith('src/')) map.modules[module] = output.fileName;
         }
       }
+      if (!map.entry) throw new Error('module-chunks: the build has no entry chunk');
       fs.mkdirSync(path.dirname(path.join(outDir, MODULE_CHUNKS_FILE)), { recursive: true });
       fs.writeFileSync(path.join(outDir, MODULE_CHUNKS_FILE), JSON.stringify(map));
     },

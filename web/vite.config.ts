@@ -73,8 +73,6 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: true,
-    // dist/.vite/manifest.json: scripts/size-budget.ts finds the entry's chunks through it.
-    manifest: true,
     rollupOptions: {
       output: {
         // Fewer, larger files (issue 26): over a phone's VPN link every file costs a round trip of

@@ -17,6 +17,13 @@ const CACHE = CACHE_PREFIX + BUILD;
 /** Paths that are never answered from, or written to, the cache. */
 const NETWORK_ONLY = /^\/(api|hooks)(\/|$)/;
 
+/** The cached answer for `key`; undefined when there is none, or the cache cannot be read. */
+const cachedCopy = (key) => caches.match(key).catch(() => undefined);
+
+/** The network's answer; offline, the cached answer for `key`. */
+const networkFirst = (request, key) =>
+  fetch(request).catch(() => cachedCopy(key).then((hit) => hit || Response.error()));
+
 self.addEventListener('install', (event) => {
   event.waitUntil(
     caches
@@ -47,52 +54,35 @@ self.addEventListener('fetch', (event) => {
 
   // Pages: the network first (sign-in state and updates), the cached shell when offline.
   if (request.mode === 'navigate') {
-    event.respondWith(
-      fetch(request).catch(() =>
-        caches
-          .match('/index.html')
-          .catch(() => undefined)
-          .then((shell) => shell || Response.error()),
-      ),
-    );
+    event.respondWith(networkFirst(request, '/index.html'));
     return;
   }
 
   // Built assets have content-hashed names: once fetched, they never change.
   if (url.pathname.startsWith('/assets/')) {
     event.respondWith(
-      caches
-        .match(request)
-        .catch(() => undefined)
-        .then(
-          (hit) =>
-            hit ||
-            fetch(request).then((response) => {
-              if (response.ok) {
-                const copy = response.clone();
-                event.waitUntil(
-                  caches
-                    .open(CACHE)
-                    .then((cache) => cache.put(request, copy))
-                    .catch(() => undefined),
-                );
-              }
-              return response;
-            }),
-        ),
+      cachedCopy(request).then(
+        (hit) =>
+          hit ||
+          fetch(request).then((response) => {
+            if (response.ok) {
+              const copy = response.clone();
+              event.waitUntil(
+                caches
+                  .open(CACHE)
+                  .then((cache) => cache.put(request, copy))
+                  .catch(() => undefined),
+              );
+            }
+            return response;
+          }),
+      ),
     );
     return;
   }
 
   // Other shell files (icons, theme.js, the manifest): the network first, the cached copy offline.
   if (SHELL.includes(url.pathname)) {
-    event.respondWith(
-      fetch(request).catch(() =>
-        caches
-          .match(request)
-          .catch(() => undefined)
-          .then((hit) => hit || Response.error()),
-      ),
-    );
+    event.respondWith(networkFirst(request, request));
   }
 });

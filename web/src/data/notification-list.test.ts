@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Notification, NotificationList } from '@nexus/agent/contract';
 import { NOTIFICATIONS_BROADCAST_TOPIC, notificationsUserTopic } from '@nexus/agent/contract';
 import { LiveClient } from '@/lib/live';
-import { FakeSocket } from '@/lib/live.testing';
+import { fakeSockets } from '@/lib/live.testing';
 import { createQueryClient } from '@/lib/query-client';
 import { MENU_LIMIT, followNotifications, notificationsQueryOptions } from './notification-list';
 
@@ -50,15 +50,8 @@ function setup(userId: number) {
   const queryClient = createQueryClient();
   const observer = new QueryObserver(queryClient, notificationsQueryOptions(MENU_LIMIT));
   const stopObserving = observer.subscribe(() => undefined);
-  const sockets: FakeSocket[] = [];
-  const live = new LiveClient({
-    url: 'ws://hub.local/api/live',
-    createSocket: (url) => {
-      const socket = new FakeSocket(url);
-      sockets.push(socket);
-      return socket;
-    },
-  });
+  const { sockets, createSocket } = fakeSockets();
+  const live = new LiveClient({ url: 'ws://hub.local/api/live', createSocket });
   const stopFollowing = followNotifications(live, queryClient, userId);
   const socket = sockets[0]!;
   socket.open();

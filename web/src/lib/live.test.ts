@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LIVE_CLOSE_CODES, LIVE_RECONNECT_BACKOFF_MS } from '@nexus/agent/contract';
 import { LiveClient, liveUrl, reconnectDelay } from './live';
-import { FakeSocket } from './live.testing';
+import { fakeSockets } from './live.testing';
 
 /** Timers the test fires by hand, in due order. */
 class ManualTimers {
@@ -36,16 +36,12 @@ class ManualTimers {
 }
 
 function setup(options: { random?: () => number; idleCloseMs?: number } = {}) {
-  const sockets: FakeSocket[] = [];
+  const { sockets, createSocket } = fakeSockets();
   const timers = new ManualTimers();
   let sessionEnded = 0;
   const client = new LiveClient({
     url: 'ws://hub.local/api/live',
-    createSocket: (url) => {
-      const socket = new FakeSocket(url);
-      sockets.push(socket);
-      return socket;
-    },
+    createSocket,
     random: options.random ?? (() => 0.5),
     setTimer: timers.set,
     clearTimer: timers.clear,

@@ -33,3 +33,22 @@ export class FakeSocket implements LiveSocketLike {
     this.onclose?.({ code });
   }
 }
+
+/**
+ * A LiveClient's `createSocket` that makes FakeSockets, and the list of those it made (the client
+ * opens a new one at each reconnect), for a test to drive.
+ */
+export function fakeSockets(): {
+  sockets: FakeSocket[];
+  createSocket: (url: string) => FakeSocket;
+} {
+  const sockets: FakeSocket[] = [];
+  return {
+    sockets,
+    createSocket: (url) => {
+      const socket = new FakeSocket(url);
+      sockets.push(socket);
+      return socket;
+    },
+  };
+}

@@ -35,13 +35,7 @@ import {
 import type { UserRow } from './auth.table.js';
 import type { Admission, RegistrationService } from './registration.service.js';
 import { createAuthThrottles, describeWait, type AuthLimits } from './login-throttle.js';
-import {
-  hashPassword,
-  passwordNeedsRehash,
-  primeDummyHash,
-  verifyAgainstDummy,
-  verifyPassword,
-} from './password.js';
+import { hashPassword, passwordNeedsRehash, verifyAgainstDummy, verifyPassword } from './password.js';
 import type { CreatedSession, SessionService, SessionUser } from './session.service.js';
 import { checkTotp, newTotpSecret, totpUri } from './totp.js';
 import { createRecoveryCodeStore } from './recovery-codes.js';
@@ -97,9 +91,6 @@ export function createAuthService(deps: AuthServiceDeps) {
   const recoveryCodes = createRecoveryCodeStore(deps.db, now);
   const throttles = createAuthThrottles(deps.limits, now);
   const { sessions, secrets, log } = deps;
-  primeDummyHash().catch((error: unknown) =>
-    log.error({ err: error }, 'preparing the timing-safe hash failed'),
-  );
 
   const signIn = (user: UserRow, client: ClientInfo, persistent: boolean): CreatedSession => {
     // Rotation: the session id a browser had before signing in is never the one it has after,

@@ -1,6 +1,13 @@
-import { argon2i, hash } from 'argon2';
+import { argon2i, argon2id, hash } from 'argon2';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, passwordNeedsRehash, verifyAgainstDummy, verifyPassword } from './password.js';
+import {
+  ARGON2_PARAMS,
+  DUMMY_HASH,
+  hashPassword,
+  passwordNeedsRehash,
+  verifyAgainstDummy,
+  verifyPassword,
+} from './password.js';
 
 describe('password hashing', () => {
   it('uses argon2id at the OWASP parameters (19 MiB, 2 passes, 1 lane) with a random salt', async () => {
@@ -9,6 +16,7 @@ describe('password hashing', () => {
     expect(first).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
     expect(first).not.toBe(second);
     expect(first).not.toContain('correct horse battery');
+    expect(ARGON2_PARAMS.type).toBe(argon2id);
   });
 
   it('verifies the right password and refuses a wrong one', async () => {
@@ -26,6 +34,11 @@ describe('password hashing', () => {
     expect(passwordNeedsRehash(await hashPassword('x'))).toBe(false);
     const weak = await hash('x', { type: argon2i, memoryCost: 4096, timeCost: 1, parallelism: 1 });
     expect(passwordNeedsRehash(weak)).toBe(true);
+  });
+
+  it("keeps the dummy hash at today's parameters, so checking it costs what a real check costs", () => {
+    expect(passwordNeedsRehash(DUMMY_HASH)).toBe(false);
+    expect(DUMMY_HASH).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
   });
 
   it('spends real hashing work for unknown accounts and always says no', async () => {

@@ -1,5 +1,6 @@
-import RE2 from 're2';
+import type RE2 from 're2';
 import { HttpError } from '../../lib/http-error.js';
+import { lazyRequire } from '../../lib/lazy-require.js';
 
 /**
  * A condition's `matches` pattern is written by a member and runs inside the agent's one thread.
@@ -13,6 +14,10 @@ export const PATTERN_MAX_CHARS = 1000;
 /** The value a pattern is matched against is cut to this many characters. */
 export const MATCH_INPUT_MAX_CHARS = 10_000;
 
+// Loaded with the first pattern a flow is saved or run with: a hub whose flows match no patterns
+// never carries the engine (its native module is about 1.6 MB of an idle agent's memory).
+const re2 = lazyRequire<typeof RE2>('re2');
+
 const HOW_PATTERNS_RUN =
   'conditions match with RE2, which has no backreferences (\\1) or lookarounds ((?=…), (?!…), (?<=…), (?<!…))';
 
@@ -21,8 +26,9 @@ export function compilePattern(source: string, ignoreCase: boolean): RE2 {
   if (source.length > PATTERN_MAX_CHARS) {
     throw new HttpError(400, `The regular expression is longer than ${PATTERN_MAX_CHARS} characters`);
   }
+  const Engine = re2();
   try {
-    return new RE2(source, ignoreCase ? 'i' : '');
+    return new Engine(source, ignoreCase ? 'i' : '');
   } catch (error) {
     throw new HttpError(
       400,
