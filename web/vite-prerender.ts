@@ -47,6 +47,14 @@ const pageFile = (pagePath: string) => (pagePath === '/' ? 'index.html' : `${pag
 const ROOT_ELEMENT = '<div id="root"></div>';
 
 /**
+ * The browser may paint a document it has only partly parsed: the prerendered form showed without
+ * its lower half for a frame, then grew (a layout shift a person sees). `rel="expect"` holds the
+ * first paint until this element, after the page, is parsed (Chromium 124+; others ignore it).
+ */
+const PAGE_END_ID = 'prerendered-end';
+const HOLD_PAINT_UNTIL_PARSED = `<link rel="expect" href="#${PAGE_END_ID}" blocking="render">`;
+
+/**
  * Prerenders the visitors' pages (issue 26: on a phone at home the first paint waited for the
  * JavaScript to download, compile and render, about 1.3 s at 4× slowed CPU). After the browser
  * build, it builds web/src/prerender.tsx for Node (a second, server-side Vite build into a
@@ -103,8 +111,11 @@ export function prerenderVisitorPages(): Plugin {
             const body = await renderVisitorPage(page.path);
             const preloads = modulePreloads(screenPreloads(chunks, [page.screen], shell));
             const html = shell
-              .replace('</head>', `${preloads}</head>`)
-              .replace(ROOT_ELEMENT, `<div id="root" data-prerendered>${body}</div>`);
+              .replace('</head>', `${HOLD_PAINT_UNTIL_PARSED}${preloads}</head>`)
+              .replace(
+                ROOT_ELEMENT,
+                `<div id="root" data-prerendered>${body}</div><span id="${PAGE_END_ID}" hidden></span>`,
+              );
             fs.writeFileSync(path.join(outDir, PRERENDERED_DIR, pageFile(page.path)), html);
           }
           fs.mkdirSync(path.join(outDir, SIGNED_IN_DIR), { recursive: true });

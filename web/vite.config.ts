@@ -13,7 +13,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 
 /** The public files the installed app needs before any screen loads. */
 const SHELL_PUBLIC_FILES = [
-  '/theme.js',
+  '/before-paint.js',
   '/favicon.svg',
   '/manifest.webmanifest',
   '/icons/icon-192.png',

@@ -83,7 +83,7 @@ test('every signed-out screen loads without a CSP violation', async ({ page }) =
   expect(await violationsOnEach(page, paths, violations)).toEqual({});
 });
 
-test('the stored theme applies before the console’s code runs (/theme.js under the policy)', async ({
+test('the stored theme applies before the console’s code runs (/before-paint.js under the policy)', async ({
   page,
 }) => {
   const violations = await watchViolations(page);

@@ -189,3 +189,63 @@ test('a dark theme is dark from the first paint, and a screen whose code comes l
   await expect(page.getByLabel('Email')).toHaveValue('early@example.com');
   expect(errors).toEqual([]);
 });
+
+/** Layout shifts: their sum and what they moved. */
+type Shifts = { value: number; moved: string[] };
+
+/**
+ * Sums the page's layout shifts (the Layout Instability API) from its first paint until it is live
+ * and idle. A part that appears once the page's code has run moves what a person was about to press:
+ * a CI run's click on "Forgot password?" landed on Sign In when the passkey button appeared below
+ * the centred form and moved it up by 42 px. A first paint of a half-parsed page, which then grows,
+ * is a shift too (web/vite-prerender.ts holds the paint until the page is parsed).
+ */
+async function layoutShiftUntilIdle(page: Page, path: string): Promise<Shifts> {
+  await page.addInitScript(() => {
+    const shifts: Shifts[] = [];
+    (window as unknown as { shifts: Shifts[] }).shifts = shifts;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as {
+        value: number;
+        sources: { node: Node | null }[];
+      }[]) {
+        const moved = entry.sources.map((source) =>
+          source.node instanceof Element ? source.node.outerHTML.slice(0, 80) : String(source.node?.nodeName),
+        );
+        shifts.push({ value: entry.value, moved });
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  const idle = page.waitForRequest(/\/assets\/toaster-.*\.js$/);
+  await page.goto(path);
+  await idle;
+  await expect(page.locator('#root[data-prerendered]')).toHaveCount(0);
+  // Two frames after idle: a shift from the last render has been reported.
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+  const seen = await page.evaluate(() => (window as unknown as { shifts: Shifts[] }).shifts);
+  return {
+    value: seen.reduce((sum, shift) => sum + shift.value, 0),
+    moved: seen.flatMap((shift) => shift.moved),
+  };
+}
+
+for (const path of ['/', '/auth']) {
+  test(`${path} does not move when its code takes it over, on a browser with passkeys`, async ({ page }) => {
+    expect(await layoutShiftUntilIdle(page, path)).toEqual({ value: 0, moved: [] });
+    if (path === '/auth') {
+      await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
+    }
+  });
+}
+
+test('without passkeys (no secure context), the sign-in form is drawn without the passkey button from its first paint', async ({
+  page,
+}) => {
+  // What a browser does on plain HTTP: WebAuthn is not there at all.
+  await page.addInitScript(() => Reflect.deleteProperty(window, 'PublicKeyCredential'));
+  expect(await layoutShiftUntilIdle(page, '/auth')).toEqual({ value: 0, moved: [] });
+  await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeHidden();
+  await expect(page.getByText('or', { exact: true })).toBeHidden();
+});

@@ -81,7 +81,7 @@ self.addEventListener('fetch', (event) => {
     return;
   }
 
-  // Other shell files (icons, theme.js, the manifest): the network first, the cached copy offline.
+  // Other shell files (icons, before-paint.js, the manifest): the network first, the cached copy offline.
   if (SHELL.includes(url.pathname)) {
     event.respondWith(networkFirst(request, request));
   }

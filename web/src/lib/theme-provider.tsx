@@ -40,7 +40,7 @@ export function useTheme(): ThemeContextValue {
   const context = useContext(ThemeContext);
   if (!context) throw new Error('useTheme must be used inside <ThemeProvider>');
   // A prerendered page was rendered light (the build does not know the visitor's choice), and each
-  // part's first client render must match it; theme.js has applied the real colours before the
+  // part's first client render must match it; before-paint.js has applied the real colours before the
   // first paint all the same, and the toggles draw their icon from the page's class. Decided here,
   // in each reader, rather than by the provider: a context value that changed once the page's
   // frame went live would make React throw away the HTML of a screen whose code came later.

@@ -323,30 +323,31 @@ export function AuthPage() {
                         Sign In
                       </SubmitButton>
                     </form>
-                    {passkey.supported && (
-                      <>
-                        <div className="my-4 flex items-center gap-3 text-xs text-muted-foreground">
-                          <span className="h-px flex-1 bg-border" />
-                          or
-                          <span className="h-px flex-1 bg-border" />
-                        </div>
-                        <Button
-                          type="button"
-                          variant="outline"
-                          className="w-full"
-                          onClick={passkey.start}
-                          disabled={passkey.pending}
-                          aria-busy={passkey.pending}
-                        >
-                          {passkey.pending ? (
-                            <Loader2 aria-hidden="true" className="animate-spin" />
-                          ) : (
-                            <Fingerprint aria-hidden="true" />
-                          )}
-                          Sign in with a passkey
-                        </Button>
-                      </>
-                    )}
+                    {/* In the page from its first paint, and hidden by its class where the browser has
+                        no passkeys: appearing once the page is live, it moved the form under a
+                        person's finger (a CI run's click on "Forgot password?" landed on Sign In). */}
+                    <div className="no-passkeys:hidden">
+                      <div className="my-4 flex items-center gap-3 text-xs text-muted-foreground">
+                        <span className="h-px flex-1 bg-border" />
+                        or
+                        <span className="h-px flex-1 bg-border" />
+                      </div>
+                      <Button
+                        type="button"
+                        variant="outline"
+                        className="w-full"
+                        onClick={passkey.start}
+                        disabled={passkey.pending}
+                        aria-busy={passkey.pending}
+                      >
+                        {passkey.pending ? (
+                          <Loader2 aria-hidden="true" className="animate-spin" />
+                        ) : (
+                          <Fingerprint aria-hidden="true" />
+                        )}
+                        Sign in with a passkey
+                      </Button>
+                    </div>
                   </TabsContent>
 
                   <TabsContent value="register" className="pt-4">
@@ -462,7 +463,7 @@ function usePasskeySignIn(rememberMe: boolean, active: boolean) {
   const signedIn = usePasskeySignedIn();
   const [pending, setPending] = useState(false);
   const [round, setRound] = useState(0);
-  // The build that prerenders this screen cannot know: the button appears once the page is live.
+  // The build that prerenders this screen cannot know; the button's own visibility is before-paint.js's.
   const supported = useHydrated() && passkeysSupported();
 
   const succeed = useCallback(
@@ -524,7 +525,7 @@ function usePasskeySignIn(rememberMe: boolean, active: boolean) {
     }
   };
 
-  return { supported, pending, start: () => void start() };
+  return { pending, start: () => void start() };
 }
 
 /**
