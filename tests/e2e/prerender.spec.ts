@@ -231,13 +231,22 @@ async function layoutShiftUntilIdle(page: Page, path: string): Promise<Shifts> {
   };
 }
 
-for (const path of ['/', '/auth']) {
-  test(`${path} does not move when its code takes it over, on a browser with passkeys`, async ({ page }) => {
-    expect(await layoutShiftUntilIdle(page, path)).toEqual({ value: 0, moved: [] });
-    if (path === '/auth') {
-      await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
-    }
-  });
+// A phone's width (the sign-in form stacked under the hub's introduction) and a desktop's.
+for (const viewport of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 720 },
+]) {
+  for (const path of ['/', '/auth']) {
+    test(`${path} at ${viewport.width} px does not move when its code takes it over, on a browser with passkeys`, async ({
+      page,
+    }) => {
+      await page.setViewportSize(viewport);
+      expect(await layoutShiftUntilIdle(page, path)).toEqual({ value: 0, moved: [] });
+      if (path === '/auth') {
+        await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toBeVisible();
+      }
+    });
+  }
 }
 
 test('without passkeys (no secure context), the sign-in form is drawn without the passkey button from its first paint', async ({
