@@ -1,4 +1,6 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { listAudioInputs } from '@/lib/audio';
 import {
   crowdsourceUploadResultSchema,
   crowdsourceWakeWordSchema,
@@ -173,4 +175,19 @@ export function useDeleteContribution() {
   return useMutation({
     mutationFn: async (token: string) => apiRequest('POST', `${CROWDSOURCE_API}/deletions`, { token }),
   });
+}
+
+/** Not an agent endpoint: the browser's own recording devices, cached like an answer. */
+const MEDIA_DEVICES_KEY = ['media-devices'] as const;
+
+/** The browser's recording devices for takes, and a way to read them again (a device came or went). */
+export function useAudioInputs() {
+  const queryClient = useQueryClient();
+  const devices =
+    useQuery({ queryKey: MEDIA_DEVICES_KEY, queryFn: listAudioInputs, staleTime: Infinity }).data ?? [];
+  const refresh = useCallback(
+    () => queryClient.invalidateQueries({ queryKey: MEDIA_DEVICES_KEY }),
+    [queryClient],
+  );
+  return { devices, refresh };
 }

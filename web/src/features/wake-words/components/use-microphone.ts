@@ -1,32 +1,16 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import {
-  listAudioInputs,
-  openMicrophone,
-  type MicLevels,
-  type MicSettings,
-  type Microphone,
-} from '@/lib/audio';
-
-/** Not an API path: the browser's own device list, cached like one. */
-const MEDIA_DEVICES_KEY = ['media-devices'] as const;
+import { useAudioInputs } from '@/data/wake-words';
+import { openMicrophone, type MicLevels, type MicSettings, type Microphone } from '@/lib/audio';
 
 /** The browser's recording devices and one open microphone with its live levels. */
 export function useMicrophone() {
-  const queryClient = useQueryClient();
-  const devices =
-    useQuery({ queryKey: MEDIA_DEVICES_KEY, queryFn: listAudioInputs, staleTime: Infinity }).data ?? [];
+  const { devices, refresh: refreshDevices } = useAudioInputs();
   const [deviceId, setDeviceId] = useState<string | undefined>(undefined);
   const [levels, setLevels] = useState<MicLevels | null>(null);
   const [settings, setSettings] = useState<MicSettings | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [opening, setOpening] = useState(false);
   const mic = useRef<Microphone | null>(null);
-
-  const refreshDevices = useCallback(
-    () => queryClient.invalidateQueries({ queryKey: MEDIA_DEVICES_KEY }),
-    [queryClient],
-  );
 
   const close = useCallback(async () => {
     const open = mic.current;
