@@ -463,8 +463,6 @@ function usePasskeySignIn(rememberMe: boolean, active: boolean) {
   const signedIn = usePasskeySignedIn();
   const [pending, setPending] = useState(false);
   const [round, setRound] = useState(0);
-  // The build that prerenders this screen cannot know; the button's own visibility is before-paint.js's.
-  const supported = useHydrated() && passkeysSupported();
 
   const succeed = useCallback(
     (user: Parameters<typeof signedIn>[0]) => {
@@ -489,7 +487,9 @@ function usePasskeySignIn(rememberMe: boolean, active: boolean) {
   }, [rememberMe]);
 
   useEffect(() => {
-    if (!active || !supported || pending) return;
+    // An effect runs only in the browser, after the page is live: no prerender or hydration to match.
+    // The button's visibility is before-paint.js's, from the first paint.
+    if (!active || pending || !passkeysSupported()) return;
     let stopped = false;
     void passkeyAutofillSupported().then((available) => {
       if (!available || stopped) return;
@@ -512,7 +512,7 @@ function usePasskeySignIn(rememberMe: boolean, active: boolean) {
       stopped = true;
       cancelPasskeyPrompt();
     };
-  }, [active, supported, pending, round, succeed]);
+  }, [active, pending, round, succeed]);
 
   const start = async () => {
     setPending(true);
