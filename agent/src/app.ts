@@ -784,7 +784,7 @@ function apiRoutes(
     )
     .route('/crowdsource', crowdsourceRoutes(wakeWords, { trustProxy, now: deps.now }))
     .route('/onboarding', onboardingRoutes(onboarding))
-    .route('/backups', backupsRoutes(backups, { now: deps.now }));
+    .route('/backups', backupsRoutes(backups, { trustProxy, now: deps.now }));
   return {
     routes,
     /** Whether a visitor's page may be the prerendered one: past the first-boot wizard (web/vite-prerender.ts). */

@@ -135,6 +135,15 @@ describe('backups', () => {
     const file = path.join(agent.dataDir, 'backups', `${created.json.id}.nexusbackup`);
     expect(fs.statSync(file).mode & 0o777).toBe(0o600);
     expect((await download(owner, created.json.id)).equals(fs.readFileSync(file))).toBe(true);
+    // A download is a read, outside the audit scope: the route says who asked and from where.
+    const downloaded = (await owner.get('/api/audit?type=backup_downloaded')).json.events;
+    expect(downloaded).toEqual([
+      expect.objectContaining({
+        target: created.json.id,
+        actor: expect.objectContaining({ email: expect.stringContaining('@') }),
+        ipAddress: '127.0.0.1',
+      }),
+    ]);
     // A non-backup file in the folder is not listed; ids cannot name paths.
     fs.writeFileSync(path.join(agent.dataDir, 'backups', 'notes.nexusbackup'), 'not a backup');
     expect(backupListSchema.parse((await owner.get('/api/backups')).json).backups).toHaveLength(1);

@@ -36,7 +36,7 @@ function api() {
     })
     .use('*', auditRequestScope(true))
     // Records after its gate opens, having crossed a timer, a promise chain and an I/O-like wait.
-    .get('/held/:name', async (c) => {
+    .post('/held/:name', async (c) => {
       const name = c.req.param('name');
       await waits.get(name);
       await delay(1);
@@ -45,7 +45,7 @@ function api() {
       return c.json({ hooks: await hooksOn() });
     })
     // Answers at once and records later, after its gate opens: work that outlives the request.
-    .get('/after/:name', (c) => {
+    .post('/after/:name', (c) => {
       const name = c.req.param('name');
       background.push(
         (async () => {
@@ -55,27 +55,30 @@ function api() {
         })(),
       );
       return c.json({});
-    });
-  const get = (path: string, ip: string, user?: string) =>
+    })
+    // A read: what it sees of the scope and of the hooks while it is being served.
+    .get('/read', async (c) => c.json({ origin: currentRequestOrigin(), hooks: await hooksOn() }));
+  const send = (path: string, ip: string, user?: string, method = 'POST') =>
     app.request(path, {
+      method,
       headers: { 'x-forwarded-for': ip, 'user-agent': `agent ${ip}`, ...(user ? { 'x-user': user } : {}) },
     });
-  return { recorded, waits, background, get };
+  return { recorded, waits, background, send };
 }
 
 describe('audit request scope', () => {
   it('gives every request its own origin across awaits, while others start and end around it', async () => {
-    const { recorded, waits, get } = api();
+    const { recorded, waits, send } = api();
     const a = gate();
     waits.set('a', a.opened);
-    const first = get('/held/a', '127.0.0.11', 'ann@example.org');
+    const first = send('/held/a', '127.0.0.11', 'ann@example.org');
     // b starts and is answered while a waits: a is still in flight, so the scope stays on for it.
-    expect((await get('/held/b', '127.0.0.12')).status).toBe(200);
+    expect((await send('/held/b', '127.0.0.12')).status).toBe(200);
     a.open();
     expect(await (await first).json()).toEqual({ hooks: true });
     // Nothing in flight now: the scope is off; the next request switches it on again.
     expect(await hooksOn()).toBe(false);
-    expect((await get('/held/c', '127.0.0.13', 'cy@example.org')).status).toBe(200);
+    expect((await send('/held/c', '127.0.0.13', 'cy@example.org')).status).toBe(200);
     expect(await hooksOn()).toBe(false);
 
     expect(recorded).toEqual({
@@ -94,20 +97,38 @@ describe('audit request scope', () => {
   });
 
   it("ends the origin with the answer: later work records none, never another request's", async () => {
-    const { recorded, waits, background, get } = api();
+    const { recorded, waits, background, send } = api();
     const late = gate();
     waits.set('late', late.opened);
     const held = gate();
     waits.set('held', held.opened);
-    expect((await get('/after/late', '127.0.0.21', 'ann@example.org')).status).toBe(200);
+    expect((await send('/after/late', '127.0.0.21', 'ann@example.org')).status).toBe(200);
     // Another request is in flight (the scope is on) when the first one's late work records.
-    const other = get('/held/held', '127.0.0.22', 'bo@example.org');
+    const other = send('/held/held', '127.0.0.22', 'bo@example.org');
     late.open();
     await Promise.all(background);
     held.open();
     await other;
     expect(recorded.late).toBeNull();
     expect(recorded.held?.ipAddress).toBe('127.0.0.22');
+  });
+
+  it('leaves reads outside: no origin, and the hooks stay off while they are served', async () => {
+    const { send } = api();
+    const read = await send('/read', '127.0.0.31', 'ann@example.org', 'GET');
+    expect(await read.json()).toEqual({ origin: null, hooks: false });
+  });
+
+  it("gives a read no origin even while a change is in flight, neither its own nor the change's", async () => {
+    const { recorded, waits, send } = api();
+    const held = gate();
+    waits.set('change', held.opened);
+    const change = send('/held/change', '127.0.0.41', 'ann@example.org');
+    const read = await send('/read', '127.0.0.42', 'bo@example.org', 'GET');
+    expect((await read.json()).origin).toBeNull();
+    held.open();
+    await change;
+    expect(recorded.change?.ipAddress).toBe('127.0.0.41');
   });
 
   it('is null outside any request', () => {

@@ -3,3 +3,4 @@
  * (eslint boundaries/dependencies holds that; docs/web-data-layer.md).
  */
 export type { AuditLog, AuditRecorder } from './audit.service.js';
+export { requestOrigin, type RequestOrigin } from './audit-scope.js';

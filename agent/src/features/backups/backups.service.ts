@@ -52,6 +52,7 @@ import {
 } from './restore-state.js';
 import { startDailySchedule } from './backup-schedule.js';
 import { listDestinations } from './destinations.js';
+import type { RequestOrigin } from '../audit/index.js';
 
 export const SCHEDULE_KEY = 'backups.schedule';
 export const LAST_RUN_KEY = 'backups.lastRun';
@@ -446,8 +447,9 @@ export function createBackupsService(deps: BackupsDeps) {
       return lastRun()?.ok === true || (await summaries()).length > 0;
     },
     fileOf,
-    recordDownload(id: string): void {
-      deps.audit.record({ type: 'backup_downloaded', target: id });
+    /** Downloads are reads, which the audit scope leaves out: the route passes who asked. */
+    recordDownload(id: string, origin: RequestOrigin): void {
+      deps.audit.record({ type: 'backup_downloaded', target: id, ...origin });
     },
     remove(id: string): void {
       fs.rmSync(fileOf(id));
