@@ -204,7 +204,7 @@ describe('the systemd unit', () => {
 
   it('runs the built agent as its own user, restarts on failure and keeps its data directory', () => {
     expect(value('ExecStart')).toBe(
-      '/usr/bin/node --no-concurrent-recompilation /opt/nexus/agent/dist/bundle/main.js',
+      '/usr/bin/node --no-concurrent-recompilation --no-memory-reducer /opt/nexus/agent/dist/bundle/main.js',
     );
     expect(value('User')).toBe('nexus');
     expect(value('Restart')).toBe('on-failure');

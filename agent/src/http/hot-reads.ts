@@ -10,14 +10,13 @@ import { COMPRESS_MIN_BYTES } from './compression.js';
 /**
  * Hot reads: the one shortcut past Hono, for cheap signed-in JSON reads that open tabs poll.
  *
- * Why it exists: measured with scripts/bench/status.ts, Hono with @hono/node-server spends three to
- * four times the CPU of a bare node:http answer on a status poll (about 75 µs against 20 µs here),
- * which holds it at a quarter of the bare server's rate; answered here, the same poll costs about
- * 1.3–1.7× the bare answer's CPU (docs/status-and-metrics.md, "Where a hot read's CPU goes"). The
- * audit scope's async hooks, which used to stay on for the whole process, are now on only while an
- * API request is being served (features/audit/audit-scope.ts), so a hot read no longer pays them.
- * So the cost is in the framework's request/response layer itself, not in anything the agent does
- * per request, and no middleware setting brings Hono near the bare server.
+ * Why it exists: measured with scripts/bench/status.ts, Hono with @hono/node-server spends two and a
+ * half times the CPU of a bare node:http answer on a status poll (about 31 µs against 12 µs here),
+ * which holds it at a third of the bare server's rate; answered here, the same poll costs about
+ * 1.15× the bare answer's CPU (docs/status-and-metrics.md, "Sixth round"). The audit scope's async
+ * hooks are on only while a change is being served (features/audit/audit-scope.ts), never for a
+ * read. So the cost is in the framework's request/response layer itself, not in anything the agent
+ * does per request, and no middleware setting brings Hono near the bare server.
  *
  * How a feature adds one (the metrics feature's `/api/nexus/status` is the example):
  * 1. The read is an ordinary Hono route first: `GET <path>` behind `requireUser`, in the feature's
