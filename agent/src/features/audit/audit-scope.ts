@@ -52,13 +52,11 @@ const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
  *
  * Why reads stay outside, and why the count: on Node 20, AsyncLocalStorage works through async
  * hooks, and while they are on every async resource of the process (every promise, every socket
- * write) calls a hook. Worse, code that ran hot while they were on stays slower after they are
- * switched off: an agent whose Hono rounds ran inside the scope needed 15.6–15.9 µs of CPU per hot
- * status read (http/hot-reads.ts, which never enters the scope) against 12.8–12.9 µs for the same
- * agent without it, and 43 against 32 µs per request through Hono (scripts/bench/status.ts,
- * docs/status-and-metrics.md "Sixth round"). So the polls never switch the hooks on, and a change
- * switches them on only while it is in flight: `disable()` (which removes Node's hooks when no
- * other storage uses them) when the last one has been answered; the next one's `run()` switches
+ * write) calls a hook. Reads are most of the traffic and take no origin from the scope, so they never switch the
+ * hooks on: through Hono the bench's agent needed 33.5–37.3 µs a request after this, 37.8–43.3
+ * before (scripts/bench/status.ts, docs/status-and-metrics.md "Sixth round"). A change switches
+ * them on only while it is in flight: `disable()` (which removes Node's hooks when no other
+ * storage uses them) when the last one has been answered; the next one's `run()` switches
  * them on again. Resources created while the scope is off carry no origin, which is why the origin
  * ends with the answer, for every request alike, instead of depending on whether another request
  * happened to be in flight. (Node ≥ 22.7 with --experimental-async-context-frame, the default from
@@ -78,6 +76,7 @@ export function auditRequestScope(trustProxy: boolean) {
   });
 }
 
+/** The origin of the change being served, or null outside one (a read, timers, the command line, after the answer). */
 export function currentRequestOrigin(): RequestOrigin | null {
   const current = scope.getStore();
   return current && !current.served ? current.origin() : null;
