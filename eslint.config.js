@@ -198,6 +198,17 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
+      // A phone that changes networks fails the fetches in flight; code loaded through lib/lazy-code
+      // is fetched again a moment later instead of leaving a screen or a menu broken.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'ImportExpression:not(CallExpression[callee.name=/^(screen|lazyComponent|sharedLoad|loadCode)$/] ImportExpression)',
+          message:
+            'Load code through lib/lazy-code (screen, lazyComponent, sharedLoad or loadCode), which retries a failed fetch.',
+        },
+      ],
       'no-restricted-imports': [
         'error',
         {

@@ -216,3 +216,57 @@ test.describe('signed in', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Help' })).toBeVisible();
   });
 });
+
+test.describe('code that fails to arrive', () => {
+  // The service worker would answer from its cache; these tests are about the network.
+  test.use({ serviceWorkers: 'block' });
+
+  /** Resets the connection of the first `failures` fetches of the files `pattern` matches. */
+  async function failFetches(page: Page, pattern: RegExp, failures: number) {
+    const seen = { count: 0 };
+    await page.route(pattern, async (route) => {
+      seen.count += 1;
+      if (seen.count <= failures) await route.abort('connectionreset');
+      else await route.continue();
+    });
+    return seen;
+  }
+
+  test('a screen whose code fetch fails in a network change still opens', async ({ page }) => {
+    await page.goto('/terms');
+    await expect(page.getByRole('heading', { level: 1, name: 'Terms' })).toBeVisible();
+    const privacy = await failFetches(page, /\/assets\/privacy-page-[\w-]+\.js$/, 1);
+    await page.getByRole('main').getByRole('link', { name: 'Privacy' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Privacy' })).toBeVisible();
+    expect(privacy.count).toBe(2);
+    await expect(page.getByText('This screen could not be shown')).toHaveCount(0);
+  });
+
+  test('a shared file a screen imports is fetched again too', async ({ page, agent }) => {
+    await signIn(page, await createAccount(agent));
+    await page.goto('/help');
+    await expect(page.getByRole('heading', { level: 1, name: 'Help' })).toBeVisible();
+    // Both its fetches fail: Vite's modulepreload, and the screen's import of it.
+    const confirm = await failFetches(page, /\/assets\/confirm-[\w-]+\.js$/, 2);
+    await page.goto('/network-info');
+    await expect(page.getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await expect(page.getByText('This screen could not be shown')).toHaveCount(0);
+    expect(confirm.count).toBe(3);
+  });
+
+  test('a screen whose code does not arrive says so, and opens once the network is back', async ({
+    page,
+  }) => {
+    await page.goto('/privacy');
+    await expect(page.getByRole('heading', { level: 1, name: 'Privacy' })).toBeVisible();
+    const terms = await failFetches(page, /\/assets\/terms-page-[\w-]+\.js$/, Infinity);
+    await page.getByRole('main').getByRole('link', { name: 'Terms' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'This screen could not be shown' });
+    await expect(alert).toContainText('Its code could not be loaded');
+    // The first try and one after each wait (lib/lazy-code CODE_RETRY_WAITS_MS).
+    expect(terms.count).toBe(3);
+    await page.unrouteAll();
+    await alert.getByRole('button', { name: 'Reload' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Terms' })).toBeVisible();
+  });
+});

@@ -1,13 +1,14 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { Suspense, lazy, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useToast } from '@/components/ui/use-toast';
 import { AuthProvider } from '@/features/auth/auth-provider';
+import { lazyComponent } from '@/lib/lazy-code';
 import { queryClient } from '@/lib/query-client';
 import { useBrowserIdle } from '@/lib/use-browser-idle';
 import { ThemeProvider } from '@/lib/theme-provider';
 import { AppRouter } from './router';
 
-const Toaster = lazy(async () => ({ default: (await import('@/components/ui/toaster')).Toaster }));
+const Toaster = lazyComponent(async () => (await import('@/components/ui/toaster')).Toaster).Component;
 
 /**
  * The toasts' viewport (Radix Toast) is not part of the first page (issue 26): it loads once the

@@ -1,5 +1,6 @@
 import { parse } from 'regexparam';
 import { matchRoute } from 'wouter';
+import { sharedLoad } from '@/lib/lazy-code';
 import { screen, type ScreenDef } from './screen';
 
 /**
@@ -11,7 +12,7 @@ import { screen, type ScreenDef } from './screen';
  * and every path that uses the key follows.
  */
 
-const loadDashboardReads = () => import('@/features/dashboard/prefetch');
+const dashboardReads = sharedLoad(() => import('@/features/dashboard/prefetch'));
 
 export const screens = {
   // Visitors (and everyone)
@@ -51,12 +52,12 @@ export const screens = {
     async () => {
       // Its reads' module loads beside the cards' (preloading one preloads both), so the reads
       // can start the moment the session is known, without waiting for the cards' code.
-      void loadDashboardReads().catch(() => undefined);
+      void dashboardReads.load().catch(() => undefined);
       return (await import('@/features/dashboard')).DashboardPage;
     },
     {
       // A failed read is the page's own query to report (prefetchQuery keeps the failure).
-      prefetch: async (client) => (await loadDashboardReads()).prefetchDashboard(client),
+      prefetch: async (client) => (await dashboardReads.load()).prefetchDashboard(client),
     },
   ),
 } satisfies Record<string, ScreenDef>;

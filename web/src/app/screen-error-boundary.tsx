@@ -1,6 +1,7 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { AlertTriangle } from 'lucide-react';
 import { Button } from '@/components/ui/button';
+import { isCodeFetchFailure } from '@/lib/lazy-code';
 import { markPageLive } from '@/lib/prerendered-page';
 
 interface State {
@@ -8,8 +9,9 @@ interface State {
 }
 
 /**
- * Catches a screen that failed to load or render, so the console's frame stays usable. The
- * usual cause is an update of the hub while this tab was open: the old screen's code is gone.
+ * Catches a screen that failed to load or render, so the console's frame stays usable. A code
+ * fetch that fails has been tried again by then (lib/lazy-code loadCode), so the usual cause is an
+ * update of the hub while this tab was open: the old screen's code is gone.
  */
 export class ScreenErrorBoundary extends Component<{ children: ReactNode; resetKey: string }, State> {
   override state: State = { error: null };
@@ -32,9 +34,7 @@ export class ScreenErrorBoundary extends Component<{ children: ReactNode; resetK
 
   override render() {
     if (!this.state.error) return this.props.children;
-    const chunkFailed = /dynamically imported module|Importing a module script failed|Failed to fetch/i.test(
-      this.state.error.message,
-    );
+    const chunkFailed = isCodeFetchFailure(this.state.error);
     return (
       <div
         role="alert"

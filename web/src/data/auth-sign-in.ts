@@ -3,6 +3,7 @@ import { REGISTRATION_MODES, type PublicUser, type RegistrationStatus } from '@n
 import type * as SimpleWebAuthn from '@simplewebauthn/browser';
 import { boolean, object, oneOf, parseShape, type Shape } from '@/lib/answer-shape';
 import { apiJson, errorMessage } from '@/lib/request';
+import { sharedLoad } from '@/lib/lazy-code';
 import { authResponseShape, authUserQueryKey } from './auth-session';
 
 /**
@@ -31,15 +32,14 @@ export const registrationStatusQueryOptions = () =>
   });
 
 type WebAuthnBrowser = typeof SimpleWebAuthn;
-let loadedWebAuthn: WebAuthnBrowser | undefined;
+const webAuthnCode = sharedLoad(() => import('@simplewebauthn/browser'));
 /**
  * @simplewebauthn/browser, loaded when a passkey ceremony or the autofill check starts rather
  * than with the sign-in screen: most sign-ins use a password, and the screen is a first page
  * (issue 26: 3 kB gzip of its 20).
  */
-async function webAuthn(): Promise<WebAuthnBrowser> {
-  loadedWebAuthn ??= await import('@simplewebauthn/browser');
-  return loadedWebAuthn;
+function webAuthn(): Promise<WebAuthnBrowser> {
+  return webAuthnCode.load();
 }
 
 /**
@@ -99,7 +99,7 @@ export async function signInWithPasskey(
  * Ends a waiting autofill ceremony (the screen is leaving). Before the library has loaded no
  * ceremony can be waiting: the autofill check loads it first.
  */
-export const cancelPasskeyPrompt = () => loadedWebAuthn?.WebAuthnAbortService.cancelCeremony();
+export const cancelPasskeyPrompt = () => webAuthnCode.loaded()?.WebAuthnAbortService.cancelCeremony();
 
 /** Whether the browser offers passkeys in autofill (conditional mediation). */
 export const passkeyAutofillSupported = async () => (await webAuthn()).browserSupportsWebAuthnAutofill();

@@ -1,5 +1,6 @@
 import type { FleetNode, FleetService, FleetStatus, FleetTask } from '@nexus/agent/contract';
 import type { StatusTone } from '@/lib/status-words';
+import { loadCode } from '@/lib/lazy-code';
 
 /**
  * The fleet screens' pure logic (issue 24): the words and tones they show for the engine's
@@ -149,7 +150,7 @@ export async function withPlacementConstraints(
   constraints: readonly string[],
 ): Promise<string> {
   if (constraints.length === 0) return compose;
-  const { isMap, isSeq, parseDocument } = await import('yaml');
+  const { isMap, isSeq, parseDocument } = await loadCode(() => import('yaml'));
   const doc = parseDocument(compose);
   if (doc.errors.length > 0) throw new Error(`The compose file is not valid YAML: ${doc.errors[0]?.message}`);
   const services = doc.get('services');

@@ -9,7 +9,7 @@ import {
   ShieldCheck,
   Workflow,
 } from 'lucide-react';
-import { Suspense, lazy, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Link } from 'wouter';
 import { DeferredControl } from '@/components/deferred-control';
 import { lazyComponent } from '@/lib/lazy-code';
@@ -238,9 +238,9 @@ export function LandingPage() {
 // What the first paint does not need loads once the browser is idle after it (issue 26): the demo
 // dialog's code (Radix Dialog) and the dashboard preview below the fold.
 const DemoVideoDialog = lazyComponent(async () => (await import('./demo-video-dialog')).DemoVideoDialog);
-const DashboardPreview = lazy(async () => ({
-  default: (await import('@/features/dashboard/components/dashboard-preview')).DashboardPreview,
-}));
+const DashboardPreview = lazyComponent(
+  async () => (await import('@/features/dashboard/components/dashboard-preview')).DashboardPreview,
+).Component;
 
 /** "Watch Demo": a press before the dialog's code has arrived opens the dialog when it has. */
 function DemoVideo() {

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Activity, CheckCircle2, CircleAlert, XCircle } from 'lucide-react';
 import type {
@@ -10,6 +10,7 @@ import type {
 } from '@nexus/agent/contract';
 import { Progress } from '@/components/ui/progress';
 import { Skeleton } from '@/components/ui/skeleton';
+import { lazyComponent } from '@/lib/lazy-code';
 import { useLiveTopic } from '@/lib/live';
 import { coreServices, formatUptime, networkProtection, overallHealth } from '../dashboard-logic';
 import { statusLabel } from '@/lib/status-words';
@@ -108,7 +109,7 @@ export function SystemHealthCard({ nexus, ha, llm, vpn, uptime, signedIn }: Syst
   );
 }
 
-const CpuAreaChart = lazy(() => import('./cpu-area-chart'));
+const CpuAreaChart = lazyComponent(async () => (await import('./cpu-area-chart')).default).Component;
 
 /** Seconds of live CPU history the sparkline keeps. */
 const SPARKLINE_SECONDS = 60;

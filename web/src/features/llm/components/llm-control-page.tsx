@@ -1,4 +1,5 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
+import { lazyComponent } from '@/lib/lazy-code';
 import { useLocation } from 'wouter';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { useAuth } from '@/features/auth';
@@ -12,7 +13,7 @@ import { RouterPanel } from './router-panel';
 import { pageContainer } from '@/components/page-container';
 
 // /pipeline-builder opens FlowForge's builder (its own feature, loaded only on that path).
-const FlowBuilder = lazy(async () => ({ default: (await import('@/features/flows')).BuilderPage }));
+const FlowBuilder = lazyComponent(async () => (await import('@/features/flows')).BuilderPage).Component;
 
 type Tab = 'chat' | 'models' | 'providers' | 'router' | 'pipeline' | 'speech';
 

@@ -1,11 +1,12 @@
-import { Suspense, lazy, useEffect, type ReactNode } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { Spinner } from '@/components/ui/spinner';
 import { setupStatusQueryOptions } from '@/data/setup-status';
+import { lazyComponent } from '@/lib/lazy-code';
 
 // Loaded only on a hub that still needs setting up, so every other first page stays small.
-const InstallWizard = lazy(async () => ({ default: (await import('./install-wizard')).InstallWizard }));
+const InstallWizard = lazyComponent(async () => (await import('./install-wizard')).InstallWizard).Component;
 
 export const INSTALL_PATH = '/install';
 
