@@ -5,6 +5,21 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+/**
+ * ESLint gives a rule the options of the last config object that sets it for a file, not a merge
+ * of them all: each set of files below sets `no-restricted-imports` once, from these lists
+ * (tests/unit/lint-rules.test.ts holds every layer's rule in force).
+ */
+const NO_TEST_FIXTURES = {
+  group: ['**/tests/fixtures/**'],
+  message: 'Production code never imports a test fixture.',
+};
+const WEB_IMPORT_PATTERNS = [
+  { regex: '^@nexus/agent/(?!contract$)', message: 'The web imports only the agent contract.' },
+  { group: ['**/agent/src/**'], message: 'Import the agent through @nexus/agent/contract.' },
+  NO_TEST_FIXTURES,
+];
+
 export default tseslint.config(
   {
     ignores: [
@@ -116,39 +131,6 @@ export default tseslint.config(
     },
   },
   {
-    // Screens, the app shell and shared components never talk HTTP: web/src/data is the only place
-    // that knows an endpoint, a key or how an answer is parsed (docs/web-data-layer.md).
-    files: ['web/src/{app,features,components}/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-globals': [
-        'error',
-        { name: 'fetch', message: 'Call the agent through a web/src/data module.' },
-        { name: 'EventSource', message: 'Call the agent through a web/src/data module.' },
-      ],
-      'no-restricted-imports': [
-        'error',
-        {
-          paths: [
-            {
-              name: '@/lib/request',
-              importNames: ['apiJson', 'apiRequest', 'throwIfNotOk'],
-              message: 'Call the agent through a web/src/data module.',
-            },
-            { name: '@/lib/ndjson', message: 'Call the agent through a web/src/data module.' },
-          ],
-          patterns: [
-            {
-              regex: '^@nexus/agent/(?!contract$)',
-              message: 'The web imports only the agent contract.',
-            },
-            { group: ['**/agent/src/**'], message: 'Import the agent through @nexus/agent/contract.' },
-            { group: ['**/tests/fixtures/**'], message: 'Production code never imports a test fixture.' },
-          ],
-        },
-      ],
-    },
-  },
-  {
     // Tests wire real collaborators from several features together; the slice rule is for the code that ships.
     files: ['agent/src/**/*.test.ts'],
     rules: { 'boundaries/dependencies': 'off' },
@@ -168,6 +150,7 @@ export default tseslint.config(
   },
   {
     files: ['agent/src/contract/**/*.ts'],
+    ignores: ['agent/src/contract/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -180,17 +163,10 @@ export default tseslint.config(
     },
   },
   {
-    files: ['agent/src/**/*.ts', 'web/src/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['**/tests/fixtures/**'], message: 'Production code never imports a test fixture.' },
-          ],
-        },
-      ],
-    },
+    // The contract's own rule (above) already allows nothing but zod.
+    files: ['agent/src/**/*.ts'],
+    ignores: ['agent/src/contract/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [NO_TEST_FIXTURES] }] },
   },
   {
     files: ['web/src/**/*.{ts,tsx}'],
@@ -209,16 +185,32 @@ export default tseslint.config(
             'Load code through lib/lazy-code (screen, lazyComponent, sharedLoad or loadCode), which retries a failed fetch.',
         },
       ],
+      'no-restricted-imports': ['error', { patterns: WEB_IMPORT_PATTERNS }],
+    },
+  },
+  {
+    // Screens, the app shell and shared components never talk HTTP: web/src/data is the only place
+    // that knows an endpoint, a key or how an answer is parsed (docs/web-data-layer.md). After the
+    // block for all of web/src, whose import rule this one extends.
+    files: ['web/src/{app,features,components}/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        { name: 'fetch', message: 'Call the agent through a web/src/data module.' },
+        { name: 'EventSource', message: 'Call the agent through a web/src/data module.' },
+      ],
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
+          paths: [
             {
-              regex: '^@nexus/agent/(?!contract$)',
-              message: 'The web imports only the agent contract.',
+              name: '@/lib/request',
+              importNames: ['apiJson', 'apiRequest', 'throwIfNotOk'],
+              message: 'Call the agent through a web/src/data module.',
             },
-            { group: ['**/agent/src/**'], message: 'Import the agent through @nexus/agent/contract.' },
+            { name: '@/lib/ndjson', message: 'Call the agent through a web/src/data module.' },
           ],
+          patterns: WEB_IMPORT_PATTERNS,
         },
       ],
     },
