@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { lazy, type ComponentType } from 'react';
-import { preloadedOrLazy, sharedLoad } from '@/lib/lazy-code';
+import type { ComponentType } from 'react';
+import { lazyComponent } from '@/lib/lazy-code';
 
 /** What every screen of the route table receives from the router. */
 export interface ScreenProps {
@@ -33,14 +33,11 @@ export function screen(
   /** `prefetch` resolves once the reads are answered or have failed (see ScreenDef). */
   options: { prefetch?: (client: QueryClient) => Promise<void> } = {},
 ): ScreenDef {
-  const component = sharedLoad(load);
+  const component = lazyComponent(load);
   const { prefetch } = options;
   return {
     title,
-    Component: preloadedOrLazy(
-      lazy(async () => ({ default: await component.load() })),
-      component.loaded,
-    ),
+    Component: component.Component,
     built: true,
     // A failed load is reported when the screen renders (its error boundary), not here.
     preload: () => void component.load().catch(() => undefined),
