@@ -190,9 +190,13 @@ describe('containers', () => {
     await waitForLines(owner, names.tty, 4);
     const res = await owner.get(`/api/docker/containers/${names.tty}/logs?format=json`);
     expect(res.json.tty).toBe(true);
-    const texts = res.json.lines.map((l: { text: string }) => l.text);
-    expect(texts).toEqual(expect.arrayContaining(['out one', 'err one', 'out two', 'err two']));
+    const texts: string[] = res.json.lines.map((l: { text: string }) => l.text);
     for (const text of texts) expect(hasFrameBytes(text)).toBe(false);
+    // All four writes share one pty, so they arrive as one stream in the order written. Podman
+    // under load can record a line's end after the next line when conmon's read splits it
+    // (seen in CI: "out two" + "err two" as one line, then an empty one), so the test checks
+    // the text in order, not where the engine put the line breaks.
+    expect(texts.join('\n')).toMatch(/out one[\s\S]*err one[\s\S]*out two[\s\S]*err two/);
   });
 
   it('stops, starts and restarts a container', async () => {
