@@ -3,6 +3,7 @@
  *
  *   npx tsx scripts/bench/status.ts [--idle-seconds 30] [--seconds 5] [--rounds 3] [--connections 50]
  *                                   [--compare-env 'NODE_OPTIONS='] [--compare-node-args '<flags>']
+ *                                   [--compare-entry <other checkout>/agent/dist/bundle/main.js]
  *
  * Builds and starts the real agent as a hub runs it (the systemd unit's node flags, memory settings
  * and bundle: appliance-launch.ts; production settings, LOG_LEVEL info, a fresh data directory),
@@ -25,7 +26,9 @@
  *    route's headers alone cost the plain server's rate 0–15 %).
  *    With --compare-env, a second agent launched with those variables changed (e.g.
  *    'NODE_OPTIONS=' to drop the V8 flags npm start sets) is measured in the same rounds; with
- *    --compare-node-args, one launched with those node flags instead of the unit's ('' for none).
+ *    --compare-node-args, one launched with those node flags instead of the unit's ('' for none);
+ *    with --compare-entry, one running another build's bundle (a worktree of the code before a
+ *    change, built with `npm run build -w agent`), so a change is measured side by side.
  *
  * Targets (issue 26): idle under 1 % of one core and under 100 MB RSS; the signed-in status read
  * at least 0.9x the bare server's requests per second, p99 at most 1.3x the bare server's, no errors.
@@ -51,6 +54,9 @@ const { values } = parseArgs({
     // measured in the same rounds: e.g. --compare-env 'NODE_OPTIONS=' (no V8 flags). Words of KEY=VALUE.
     'compare-env': { type: 'string' },
     'compare-node-args': { type: 'string' },
+    // A second agent from another build's bundle (e.g. a worktree of main before a change, built),
+    // launched the same way: code measured side by side, not against yesterday's figures.
+    'compare-entry': { type: 'string' },
   },
 });
 const IDLE_SECONDS = Number(values['idle-seconds']);
@@ -61,7 +67,8 @@ const COMPARE_ENV: Record<string, string> | null =
   values['compare-env'] === undefined ? null : parseEnvWords(values['compare-env']);
 const COMPARE_NODE_ARGS: string[] | null =
   values['compare-node-args'] === undefined ? null : nodeFlags(values['compare-node-args']);
-const COMPARING = COMPARE_ENV !== null || COMPARE_NODE_ARGS !== null;
+const COMPARE_ENTRY = values['compare-entry'] === undefined ? null : path.resolve(values['compare-entry']);
+const COMPARING = COMPARE_ENV !== null || COMPARE_NODE_ARGS !== null || COMPARE_ENTRY !== null;
 const CLOCK_TICKS_PER_SECOND = 100; // `getconf CLK_TCK` on Linux
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -328,7 +335,7 @@ async function main() {
     const compared = COMPARING
       ? await startAgent(
           {
-            entry: launch.entry,
+            entry: COMPARE_ENTRY ?? launch.entry,
             env: { ...launch.env, ...COMPARE_ENV },
             nodeArgs: COMPARE_NODE_ARGS ?? launch.nodeArgs,
           },
@@ -398,6 +405,7 @@ async function main() {
     const comparedLabel = [
       ...Object.entries(COMPARE_ENV ?? {}).map(([k, v]) => `${k}=${v}`),
       ...(COMPARE_NODE_ARGS ? [`node flags '${COMPARE_NODE_ARGS.join(' ')}'`] : []),
+      ...(COMPARE_ENTRY ? [`the bundle ${COMPARE_ENTRY}`] : []),
     ].join(' ');
 
     const lines = [

@@ -51,6 +51,17 @@ describe('the hot status read', () => {
       status: 200,
       ms: expect.any(Number),
     });
+    // And so was the one Hono answered, with its own request id.
+    const honoLine = agent.logs.find(
+      (l) => l.includes('"path":"/api/nexus/status"') && !l.includes('"hot":true'),
+    );
+    expect(JSON.parse(honoLine!)).toMatchObject({
+      msg: 'request',
+      requestId: expect.any(String),
+      method: 'GET',
+      status: 200,
+    });
+    expect(JSON.parse(honoLine!).requestId).not.toBe(JSON.parse(line!).requestId);
   });
 
   it('leaves refusals to the API: signed out, a stale session, another method', async () => {
