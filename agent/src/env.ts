@@ -92,7 +92,7 @@ const envSchema = z.object({
     .regex(/^\d+(,\d+)*$/, 'comma-separated milliseconds, e.g. 30000,120000,600000,3600000')
     .default('30000,120000,600000,3600000')
     .transform((v) => v.split(',').map(Number)),
-  /** How often due notification retries are looked for, in ms (new ones go out at once). */
+  /** While a notification retry is pending, the longest wait before looking again, in ms (outbox.ts). */
   NEXUS_NOTIFY_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(5000),
   /**
    * The vendor's Ed25519 public key (PEM, SPKI) licence keys are checked against, for a vendor's own

@@ -120,6 +120,34 @@ describe('the outbox', () => {
     expect(health).toMatchObject({ pending: 0, lastError: expect.stringMatching(/not connected/) });
   });
 
+  it('keeps no timer while nothing is pending, and wakes for a pending retry when it is due', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    try {
+      const { notifications, delivery } = setup();
+      await delivery.updateChannels({ homeAssistant: { enabled: true } });
+      const stop = delivery.start();
+      // An idle hub: the worker's first pass found nothing and set no timer to look again.
+      await vi.waitFor(() => expect(vi.getTimerCount()).toBe(0));
+      haFails = true;
+      notifications.notify({ userId: 1, category: 'security', title: 'new device' });
+      await vi.waitFor(() => expect(rows()[0]!.attempts).toBe(1));
+      // One retry pending in 30 s: one timer, at most the poll interval (5 s) away.
+      await vi.waitFor(() => expect(vi.getTimerCount()).toBe(1));
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(rows()[0]!.attempts, 'not due yet').toBe(1);
+      expect(vi.getTimerCount()).toBe(1);
+      haFails = false;
+      clock += 30_000;
+      await vi.advanceTimersByTimeAsync(5_000);
+      await vi.waitFor(() => expect(rows()[0]).toMatchObject({ status: 'sent', attempts: 2 }));
+      // Sent: nothing pending, no timer.
+      await vi.waitFor(() => expect(vi.getTimerCount()).toBe(0));
+      stop();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a retry that succeeds clears the error', async () => {
     const { notifications, delivery } = setup();
     await delivery.updateChannels({ homeAssistant: { enabled: true } });

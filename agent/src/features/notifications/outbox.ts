@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, or, count, max } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, lte, or, count, max, min } from 'drizzle-orm';
 import {
   NOTIFICATION_CHANNELS,
   type NotificationChannel,
@@ -16,7 +16,11 @@ import type { PreferencesStore } from './preferences.js';
 /** Waits before the 2nd, 3rd, 4th and 5th attempt; after the 5th failure a delivery is failed. */
 export const DEFAULT_RETRY_DELAYS_MS = [30_000, 120_000, 600_000, 3_600_000] as const;
 export const DEFAULT_MAX_ATTEMPTS = 5;
-/** How often the worker looks for due retries (new deliveries are sent at once, not on the tick). */
+/**
+ * The longest the worker sleeps while a retry is pending. It wakes when the earliest retry falls
+ * due (new deliveries are sent at once); the cap bounds how late a retry can be after the wall
+ * clock jumps, as it does when a hub without a battery-backed clock syncs its time after boot.
+ */
 export const DEFAULT_POLL_MS = 5_000;
 /** Due deliveries sent per pass, so one pass after a long outage does not hold everything at once. */
 const BATCH = 20;
@@ -66,6 +70,9 @@ export function createOutbox(deps: {
   let running = false;
   let again = false;
   let stopped = false;
+  let started = false;
+  /** The one timer, set for the earliest pending retry: none while nothing is pending. */
+  let wake: ReturnType<typeof setTimeout> | null = null;
 
   function channelEnabled(settings: ChannelSettings, channel: NotificationChannel, emailReady: boolean) {
     if (channel === 'email') return settings.email.enabled && emailReady;
@@ -248,6 +255,40 @@ export function createOutbox(deps: {
     }
   }
 
+  /** When the earliest pending delivery is due, or null when none is pending. */
+  function earliestPendingAt(): number | null {
+    const [row] = db
+      .select({ at: min(notificationDeliveries.nextAttemptAt) })
+      .from(notificationDeliveries)
+      .where(eq(notificationDeliveries.status, 'pending'))
+      .all();
+    return row?.at ? row.at.getTime() : null;
+  }
+
+  /**
+   * Sets the timer for the next look: when the earliest pending retry falls due (at most pollMs
+   * away), or none when nothing is pending. It used to look every pollMs whatever the queue held,
+   * a tenth of an idle hub's CPU spent building one query (docs/performance.md, "Idle"). After a
+   * pass that failed it waits pollMs, so a broken database is not asked again at once.
+   */
+  function scheduleNextLook(passFailed: boolean) {
+    if (wake) clearTimeout(wake);
+    wake = null;
+    if (stopped || !started) return;
+    let wait: number | null = pollMs;
+    if (!passFailed) {
+      try {
+        const due = earliestPendingAt();
+        wait = due === null ? null : Math.min(Math.max(due - now(), 0), pollMs);
+      } catch (err) {
+        log.warn({ err }, 'notification delivery: could not read the pending retries');
+      }
+    }
+    if (wait === null) return;
+    wake = setTimeout(kick, wait);
+    wake.unref();
+  }
+
   /** Runs the worker now (again after the current pass, if one is running). */
   function kick() {
     if (stopped) return;
@@ -256,14 +297,17 @@ export function createOutbox(deps: {
       return;
     }
     running = true;
+    let passFailed = true;
     inBackground(log, 'notification delivery', async () => {
       try {
         do {
           again = false;
           await drain();
         } while (again && !stopped);
+        passFailed = false;
       } finally {
         running = false;
+        scheduleNextLook(passFailed);
       }
     });
   }
@@ -278,14 +322,14 @@ export function createOutbox(deps: {
     /** Sends what is due now and resolves when done (tests; the timer uses kick). */
     runDue: () => drain(),
 
-    /** Starts the timer that sends due retries (and, at once, what a previous run left pending). */
+    /** Sends retries as they fall due (and, at once, what a previous run left pending). */
     start(): () => void {
+      started = true;
       kick();
-      const timer = setInterval(kick, pollMs);
-      timer.unref();
       return () => {
         stopped = true;
-        clearInterval(timer);
+        if (wake) clearTimeout(wake);
+        wake = null;
       };
     },
 
