@@ -6,11 +6,13 @@ import {
   parseDefaultRoute,
   parseDiskStats,
   parseIwLink,
+  parseMounts,
   parseNetDev,
   parseProcStat,
   parseProcWireless,
   parseResolvConf,
   pickCpuTemperature,
+  readDisks,
 } from './system-info.js';
 
 describe('procfs parsers', () => {
@@ -157,4 +159,54 @@ describe('Wi-Fi links', () => {
       frequencyMhz: null,
     });
   });
+});
+
+describe('disks', () => {
+  it('parses /proc/self/mounts, with the kernel’s octal escapes in paths', () => {
+    const text = [
+      '/dev/nvme0n1p1 / ext4 rw,relatime 0 0',
+      'proc /proc proc rw,nosuid 0 0',
+      '/dev/sda1 /media/My\\040Disk vfat rw 0 0',
+      '',
+    ].join('\n');
+    expect(parseMounts(text)).toEqual([
+      { fs: '/dev/nvme0n1p1', mount: '/', type: 'ext4' },
+      { fs: 'proc', mount: '/proc', type: 'proc' },
+      { fs: '/dev/sda1', mount: '/media/My Disk', type: 'vfat' },
+    ]);
+  });
+
+  it('lists each filesystem once, under its shortest path, and leaves out network and memory ones', async () => {
+    const here = process.cwd();
+    const disks = await readDisks([
+      { fs: '/dev/root', mount: here, type: 'ext4' },
+      { fs: '/dev/root', mount: '/', type: 'ext4' },
+      // Never asked: a gone NFS server would hold the statfs call.
+      { fs: 'nas:/export', mount: '/', type: 'nfs4' },
+      { fs: 'tmpfs', mount: '/dev/shm', type: 'tmpfs' },
+      { fs: 'proc', mount: '/proc', type: 'proc' },
+      { fs: '/dev/gone', mount: '/no/such/mount', type: 'ext4' },
+    ]);
+    const sameDevice = fs.statSync(here).dev === fs.statSync('/').dev;
+    expect(disks.map((d) => d.mount)).toEqual(sameDevice ? ['/'] : [here, '/']);
+    const root = disks.find((d) => d.mount === '/')!;
+    const space = fs.statfsSync('/');
+    expect(root).toMatchObject({ fs: '/dev/root', type: 'ext4', size: space.blocks * space.bsize });
+    expect(root.used + root.available).toBeLessThanOrEqual(root.size);
+    expect(root.usePercent).toBeGreaterThan(0);
+    expect(root.usePercent).toBeLessThanOrEqual(100);
+  });
+
+  it.runIf(process.platform === 'linux')(
+    'reads this machine’s disks with no pseudo filesystem among them',
+    async () => {
+      const disks = await createSystemInfo().disks();
+      expect(disks.some((d) => d.mount === '/')).toBe(true);
+      for (const d of disks) {
+        expect(['proc', 'sysfs', 'cgroup', 'cgroup2', 'devpts', 'squashfs']).not.toContain(d.type);
+        expect(d.size).toBeGreaterThan(0);
+      }
+      expect(new Set(disks.map((d) => d.mount)).size).toBe(disks.length);
+    },
+  );
 });

@@ -21,7 +21,6 @@ const memory = lazyRequire<Pick<typeof Si, 'mem'>>('systeminformation/lib/memory
 const cpu = lazyRequire<Pick<typeof Si, 'cpu'>>('systeminformation/lib/cpu.js');
 const osinfo = lazyRequire<Pick<typeof Si, 'osInfo'>>('systeminformation/lib/osinfo.js');
 const system = lazyRequire<Pick<typeof Si, 'system'>>('systeminformation/lib/system.js');
-const filesystem = lazyRequire<Pick<typeof Si, 'fsSize'>>('systeminformation/lib/filesystem.js');
 const processes = lazyRequire<Pick<typeof Si, 'processes'>>('systeminformation/lib/processes.js');
 const network = lazyRequire<Pick<typeof Si, 'networkInterfaces' | 'networkConnections'>>(
   'systeminformation/lib/network.js',
@@ -31,7 +30,6 @@ const si = {
   cpu: () => cpu().cpu(),
   osInfo: () => osinfo().osInfo(),
   system: () => system().system(),
-  fsSize: () => filesystem().fsSize(),
   processes: () => processes().processes(),
   networkInterfaces: () => network().networkInterfaces(),
   networkConnections: () => network().networkConnections(),
@@ -46,7 +44,8 @@ const si = {
  * on the development machine, those three at 1 Hz cost about 27 ms of CPU per second (2.7 % of a
  * core, more than the agent's whole idle budget), the same readings from the files about 0.5 ms.
  * systeminformation's mem() reads /proc/meminfo itself without spawning, so it is used every second;
- * the expensive calls (disks, processes, interfaces, sockets, static facts) run seldom or on demand.
+ * the expensive calls (processes, interfaces, sockets, static facts) run seldom or on demand; the
+ * disks come from /proc/self/mounts and statfs (readDisks).
  */
 
 export interface CpuTimes {
@@ -205,6 +204,87 @@ export function parseDiskStats(text: string, disks: ReadonlySet<string>): DiskCo
     writeBytes += Number(f[9]) * 512;
   }
   return { readBytes, writeBytes };
+}
+
+export interface Mount {
+  /** The source: a device (/dev/nvme0n1p1), or a name for virtual filesystems (tmpfs, overlay). */
+  fs: string;
+  mount: string;
+  type: string;
+}
+
+/**
+ * Parses /proc/self/mounts (fstab's format: source, mount point, type, options, 0, 0). The kernel
+ * writes a space, tab, newline or backslash in a path as an octal escape (\040, \011, \012, \134).
+ */
+export function parseMounts(text: string): Mount[] {
+  const unescape = (field: string) =>
+    field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(parseInt(octal, 8)));
+  const mounts: Mount[] = [];
+  for (const line of text.split('\n')) {
+    const [source, mount, type] = line.split(' ');
+    if (!source || !mount || !type) continue;
+    mounts.push({ fs: unescape(source), mount: unescape(mount), type });
+  }
+  return mounts;
+}
+
+/**
+ * Types a disk list leaves out unless the source is a device or the mount is /: memory-backed and
+ * image filesystems (the list systeminformation used, with `df -x squashfs`).
+ */
+const MEMORY_OR_IMAGE_FS =
+  /rootfs|unionfs|squashfs|cramfs|initrd|initramfs|devtmpfs|tmpfs|udev|devfs|specfs|appimaged/i;
+/**
+ * Network filesystems are left out: statfs on one whose server has gone away blocks, and it would
+ * hold one of libuv's four threads for as long. The card is about the hub's own storage.
+ */
+const NETWORK_FS =
+  /^(?:nfs4?|cifs|smb3?|smbfs|ncpfs|afs|ceph|glusterfs|lustre|9p|davfs|fuse\.(?:sshfs|rclone|s3fs))$/;
+
+/**
+ * The mounted filesystems with their size, as `df` lists them: none with no blocks of their own
+ * (proc, sysfs, cgroup…), and each filesystem once, under its shortest mount path (a bind mount or
+ * a container's view of the same device is not a second disk).
+ */
+export async function readDisks(mounts: Mount[]): Promise<Disk[]> {
+  const candidates = mounts.filter(
+    (m) =>
+      m.type !== 'squashfs' &&
+      !NETWORK_FS.test(m.type) &&
+      (m.fs.startsWith('/') || m.mount === '/' || !MEMORY_OR_IMAGE_FS.test(m.type)),
+  );
+  const read = await Promise.all(
+    candidates.map(async (m) => {
+      try {
+        const [space, stat] = await Promise.all([fs.promises.statfs(m.mount), fs.promises.stat(m.mount)]);
+        return { m, space, device: stat.dev };
+      } catch {
+        return null; // unmounted meanwhile, or not ours to read
+      }
+    }),
+  );
+  const byDevice = new Map<number, Disk>();
+  for (const entry of read) {
+    if (!entry || entry.space.blocks === 0) continue;
+    const { m, space } = entry;
+    const size = space.blocks * space.bsize;
+    const available = space.bavail * space.bsize;
+    // df's "used": what is taken, blocks reserved for root included; Use% is of what users can have.
+    const used = (space.blocks - space.bfree) * space.bsize;
+    const known = byDevice.get(entry.device);
+    if (known && known.mount.length <= m.mount.length) continue;
+    byDevice.set(entry.device, {
+      fs: m.fs,
+      type: m.type,
+      mount: m.mount,
+      size,
+      used,
+      available,
+      usePercent: used + available > 0 ? round1((100 * used) / (used + available)) : 0,
+    });
+  }
+  return [...byDevice.values()];
 }
 
 /** Parses /proc/net/route (hex, little-endian) for the default IPv4 route. */
@@ -502,17 +582,12 @@ export function createSystemInfo(opts: { hostRoot?: string } = {}): SystemInfoAd
       };
     },
 
+    // From /proc/self/mounts and statfs: systeminformation's fsSize ran `cat /proc/mounts` with
+    // execSync (holding the event loop while a shell started) and `df` in a second shell, four
+    // processes forked from the agent every 30 s, the largest part of its idle CPU after the sampler.
     async disks() {
-      const list = await si.fsSize();
-      return list.map((d) => ({
-        fs: d.fs,
-        type: d.type,
-        mount: d.mount,
-        size: d.size,
-        used: d.used,
-        available: d.available,
-        usePercent: round1(d.use),
-      }));
+      if (process.platform !== 'linux') return [];
+      return readDisks(parseMounts(readText('/proc/self/mounts') ?? ''));
     },
 
     async processes() {

@@ -1,5 +1,22 @@
-import { describe, expect, it } from 'vitest';
-import { parseTailscalePing, parseTailscaleStatus, parseWgDump, wgPeerConnected } from './vpn.js';
+import { execFile } from 'node:child_process';
+import type * as ChildProcess from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  createVpnAdapter,
+  parseTailscalePing,
+  parseTailscaleStatus,
+  parseWgDump,
+  wgPeerConnected,
+} from './vpn.js';
+
+// The real execFile, watched: a tool that is not installed must not be started at all.
+vi.mock('node:child_process', async (importOriginal) => {
+  const real = await importOriginal<typeof ChildProcess>();
+  return { ...real, execFile: vi.fn(real.execFile) };
+});
 
 /**
  * `wg show all dump` as wg(8) documents it: tab-separated, each line prefixed by the interface;
@@ -231,5 +248,26 @@ describe('parseTailscalePing', () => {
   it('has no latency when there was no pong', () => {
     expect(parseTailscalePing('ping "100.64.0.5" timed out')).toBeNull();
     expect(parseTailscalePing('')).toBeNull();
+  });
+});
+
+describe('the VPN tools', () => {
+  it('starts no process for a tool that is not installed, and runs one that is', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'nexus-vpn-tools-'));
+    // wg installed with no interfaces: it prints nothing.
+    fs.writeFileSync(path.join(dir, 'wg'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    const pathBefore = process.env.PATH;
+    process.env.PATH = dir;
+    try {
+      const vpn = createVpnAdapter({ tailscaleSocket: path.join(dir, 'tailscaled.sock') });
+      vi.mocked(execFile).mockClear();
+      expect(await vpn.tailscale()).toBeNull();
+      expect(execFile).not.toHaveBeenCalled();
+      expect(await vpn.wireguard()).toEqual([]);
+      expect(execFile).toHaveBeenCalledTimes(1);
+    } finally {
+      process.env.PATH = pathBefore;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

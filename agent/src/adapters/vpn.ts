@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
+import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
+import path from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -195,7 +197,27 @@ export function parseTailscalePing(text: string): number | null {
 
 class ToolMissing extends Error {}
 
+/**
+ * Whether `file` is an executable in a PATH directory. Asked before running a tool: the VPN alert
+ * looks every minute, and starting a tool that is not installed still forks the agent (a process
+ * of ~90 MB) before exec fails in every PATH directory; a few stat calls say the same for nothing.
+ */
+function onPath(file: string): boolean {
+  // eslint-disable-next-line no-restricted-properties -- the tools' search path, not configuration
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter)) {
+    if (!dir) continue;
+    try {
+      fs.accessSync(path.join(dir, file), fs.constants.X_OK);
+      return true;
+    } catch {
+      // not in this directory
+    }
+  }
+  return false;
+}
+
 function run(file: string, args: string[], timeoutMs: number): Promise<string> {
+  if (!onPath(file)) return Promise.reject(new ToolMissing(file));
   return new Promise((resolve, reject) => {
     execFile(file, args, { timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024 }, (err, stdout, stderr) => {
       if (err && (err as NodeJS.ErrnoException).code === 'ENOENT') return reject(new ToolMissing(file));
