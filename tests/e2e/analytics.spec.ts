@@ -86,7 +86,14 @@ function plantHousehold(sim: HomeAssistantSim) {
     // Entities the simulator lacks come into being with their last state, as HA would show them.
     if (!sim.getState(entityId))
       sim.setState(entityId, list.at(-1)!.state, { friendly_name: friendlyName(entityId) });
-    sim.seedHistory(entityId, list);
+    // The simulator recorded its own entities' current states an hour before it started; in the
+    // hour after local midnight the household's last evening is newer than that, and the recorder
+    // only appends: those few rows are left out (the CI run at 00:05 Amsterdam time failed here).
+    const recordedFrom = Date.parse(sim.getState(entityId)!.last_updated);
+    sim.seedHistory(
+      entityId,
+      list.filter((row) => row.at < recordedFrom),
+    );
   }
 }
 
@@ -232,9 +239,11 @@ test.describe('with history', () => {
     await signInAs(page, haAgent, 'admin');
     await page.goto('/ha-pattern-predictor');
     const suggestions = page.getByTestId('analytics-suggestions');
+    // One of the household's planted daily light routines: which of them is strong enough to be
+    // suggested depends on the seeded days (their weekdays move with today's date).
     const living = suggestions
       .getByRole('listitem')
-      .filter({ hasText: /^Porch Light turns on/ })
+      .filter({ hasText: /^(Porch|Living Room|Kitchen) Light turns on/ })
       .first();
     await expect(living).toBeVisible(MINED);
 
