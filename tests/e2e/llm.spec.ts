@@ -173,8 +173,9 @@ test('the router lists the Ollama endpoints; the usage screen names the node tha
   expect(await chat.text()).toContain('event: done');
   await page.goto('/llm-router');
   const endpoints = page.getByRole('region', { name: 'Ollama endpoints', exact: true });
-  // No swarm here: the hub's own Ollama is the one endpoint.
-  await expect(endpoints.locator('tr[data-endpoint]')).toHaveCount(1);
+  // No swarm here: the hub's own Ollama is the one endpoint. The list waits for the endpoints'
+  // probes, which took over 5 s on a loaded CI machine (the row was there just after).
+  await expect(endpoints.locator('tr[data-endpoint]')).toHaveCount(1, { timeout: 15_000 });
   await expect(endpoints).toContainText('(this hub)');
   await expect(endpoints).toContainText(ollama.url);
   await expect(endpoints).toContainText('llama3.2:3b');
