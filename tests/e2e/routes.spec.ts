@@ -103,11 +103,14 @@ const SIGNED_IN_GROUPS: string[][] = [
 ];
 
 /** The screen a signed-in path opens, as the title the route table gives it. */
+/** How long a screen's lazily loaded code may take to arrive and set its title. */
+const SCREEN_TITLE_TIMEOUT_MS = 15_000;
+
 async function screenTitle(page: Page, path: string): Promise<string> {
   await page.goto(path);
   // A screen's title is set once its lazily loaded code has arrived: the charting screens' chunks
   // take longer than the default 5 s on a loaded CI machine.
-  await expect(page).not.toHaveTitle('Nexus Console', { timeout: 15_000 });
+  await expect(page).not.toHaveTitle('Nexus Console', { timeout: SCREEN_TITLE_TIMEOUT_MS });
   const title = await page.title();
   expect(title, `${path} should not be the not-found screen`).not.toContain('Page not found');
   expect(title).toMatch(/ · Nexus Console$/);
@@ -169,6 +172,9 @@ test.describe('signed in', () => {
     test(`${group.join(', ')} ${group.length > 1 ? 'share one screen' : 'opens its screen'}`, async ({
       page,
     }) => {
+      // Each screen may take screenTitle's 15 s on a loaded machine: the test's budget follows it
+      // (two charting screens filled the default 30 s in CI, with the sign-in before them).
+      test.setTimeout(SCREEN_TITLE_TIMEOUT_MS * group.length + 15_000);
       const titles: string[] = [];
       for (const path of group) titles.push(await screenTitle(page, path));
       expect(new Set(titles).size, `titles: ${titles.join(' | ')}`).toBe(1);
