@@ -179,6 +179,9 @@ describe('disks', () => {
   it('lists each filesystem once, under its shortest path, and leaves out network and memory ones', async () => {
     const here = process.cwd();
     const disks = await readDisks([
+      // Never asked: statfs on an automount point mounts what is behind it. Listed first, it would
+      // otherwise be taken for the disk at /.
+      { fs: 'systemd-1', mount: '/', type: 'autofs' },
       { fs: '/dev/root', mount: here, type: 'ext4' },
       { fs: '/dev/root', mount: '/', type: 'ext4' },
       // Never asked: a gone NFS server would hold the statfs call.

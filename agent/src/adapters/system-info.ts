@@ -243,6 +243,28 @@ const NETWORK_FS =
   /^(?:nfs4?|cifs|smb3?|smbfs|ncpfs|afs|ceph|glusterfs|lustre|9p|davfs|fuse\.(?:sshfs|rclone|s3fs))$/;
 
 /**
+ * Types df calls dummies and never asks. An autofs entry is a trigger, not a filesystem: statfs on
+ * its mount point makes the automounter mount what is behind it (a NAS share, binfmt_misc), every
+ * 30 s for as long as the agent runs, and waits on it when the server has gone.
+ */
+const DUMMY_FS = new Set([
+  'autofs',
+  'proc',
+  'subfs',
+  'debugfs',
+  'devpts',
+  'fusectl',
+  'fuse.portal',
+  'mqueue',
+  'rpc_pipefs',
+  'sysfs',
+  'devfs',
+  'kernfs',
+  'ignore',
+  'none',
+]);
+
+/**
  * The mounted filesystems with their size, as `df` lists them: none with no blocks of their own
  * (proc, sysfs, cgroup…), and each filesystem once, under its shortest mount path (a bind mount or
  * a container's view of the same device is not a second disk).
@@ -251,6 +273,7 @@ export async function readDisks(mounts: Mount[]): Promise<Disk[]> {
   const candidates = mounts.filter(
     (m) =>
       m.type !== 'squashfs' &&
+      !DUMMY_FS.has(m.type) &&
       !NETWORK_FS.test(m.type) &&
       (m.fs.startsWith('/') || m.mount === '/' || !MEMORY_OR_IMAGE_FS.test(m.type)),
   );
