@@ -94,6 +94,7 @@ describe('an idle hub', () => {
     'home-assistant-js-websocket', // connecting Home Assistant
     'argon2', // the first sign-in, registration or password change (the timing-safe dummy is a constant)
     're2', // the first flow condition with a pattern
+    'systeminformation', // the process list, interfaces, sockets and host facts, when a screen asks
   ];
 
   it('loads none of the packages only a feature in use needs', async () => {

@@ -6,6 +6,7 @@ import {
   parseDefaultRoute,
   parseDiskStats,
   parseIwLink,
+  parseMeminfo,
   parseMounts,
   parseNetDev,
   parseProcStat,
@@ -79,6 +80,40 @@ describe('procfs parsers', () => {
       nameservers: ['192.168.1.1', 'fd00::1'],
       search: ['home.arpa', 'lan'],
     });
+  });
+});
+
+describe('memory', () => {
+  const KB = 1024;
+
+  it('reads used memory as MemTotal - MemAvailable, and swap, from /proc/meminfo', () => {
+    const meminfo = [
+      'MemTotal:        7999344 kB',
+      'MemFree:          512000 kB',
+      'MemAvailable:    5000000 kB',
+      'Buffers:           10000 kB',
+      'Cached:          4000000 kB',
+      'SwapTotal:       3999668 kB',
+      'SwapFree:        3899668 kB',
+      'HugePages_Total:       0',
+      '',
+    ].join('\n');
+    expect(parseMeminfo(meminfo)).toEqual({
+      total: 7999344 * KB,
+      used: (7999344 - 5000000) * KB,
+      swapTotal: 3999668 * KB,
+      swapUsed: 100000 * KB,
+    });
+  });
+
+  it('counts free, buffers, page cache and slab as available on a kernel without MemAvailable', () => {
+    const meminfo = 'MemTotal: 1000 kB\nMemFree: 100 kB\nBuffers: 50 kB\nCached: 200 kB\nSlab: 50 kB\n';
+    expect(parseMeminfo(meminfo)).toEqual({ total: 1000 * KB, used: 600 * KB, swapTotal: 0, swapUsed: 0 });
+  });
+
+  it('gives up on a file without MemTotal, so the caller asks systeminformation', () => {
+    expect(parseMeminfo('')).toBeNull();
+    expect(parseMeminfo('MemFree: 100 kB\n')).toBeNull();
   });
 });
 

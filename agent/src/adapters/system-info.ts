@@ -43,8 +43,7 @@ const si = {
  * /proc/stat | grep cpu`, seven `cat`s per interface, a loop over hwmon, then `sensors`). Measured
  * on the development machine, those three at 1 Hz cost about 27 ms of CPU per second (2.7 % of a
  * core, more than the agent's whole idle budget), the same readings from the files about 0.5 ms.
- * systeminformation's mem() reads /proc/meminfo itself without spawning, so it is used every second;
- * the expensive calls (processes, interfaces, sockets, static facts) run seldom or on demand; the
+ * Memory is parsed from /proc/meminfo the way systeminformation's mem() did; the expensive calls (processes, interfaces, sockets, static facts) run seldom or on demand; the
  * disks come from /proc/self/mounts and statfs (readDisks).
  */
 
@@ -136,6 +135,30 @@ export interface ThermalTrip {
 const HOT_TRIPS = new Set(['passive', 'hot', 'critical']);
 
 /** /proc/meminfo's MemTotal and MemAvailable (kB) and /proc/pressure/memory's `some avg10=`. */
+/**
+ * Parses /proc/meminfo (proc(5), kB) into the memory card's figures, as systeminformation's mem()
+ * computed them: used is MemTotal - MemAvailable, or, on kernels before 3.14 without MemAvailable,
+ * what free, buffers, page cache and slab leave.
+ */
+export function parseMeminfo(meminfo: string): MemoryReading | null {
+  const fields = new Map<string, number>();
+  for (const line of meminfo.split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon > 0) fields.set(line.slice(0, colon), Number.parseInt(line.slice(colon + 1), 10) * 1024);
+  }
+  const kb = (name: string) => {
+    const value = fields.get(name);
+    return value !== undefined && Number.isFinite(value) ? value : null;
+  };
+  const total = kb('MemTotal');
+  if (!total) return null;
+  const available =
+    kb('MemAvailable') ??
+    (kb('MemFree') ?? 0) + (kb('Buffers') ?? 0) + (kb('Cached') ?? 0) + (kb('Slab') ?? 0);
+  const swapTotal = kb('SwapTotal') ?? 0;
+  return { total, used: total - available, swapTotal, swapUsed: swapTotal - (kb('SwapFree') ?? 0) };
+}
+
 export function parseMemoryPressure(meminfo: string, pressure: string | null): MemoryPressure | null {
   const kb = (name: string) => {
     const m = new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(meminfo);
@@ -493,6 +516,10 @@ export function createSystemInfo(opts: { hostRoot?: string } = {}): SystemInfoAd
     },
 
     async readMemory() {
+      // Every second: from the file, so an idle hub never loads systeminformation (its memory and
+      // util modules are 100 KB of source).
+      const reading = linux ? parseMeminfo(readText(path.join(procRoot, 'meminfo')) ?? '') : null;
+      if (reading) return reading;
       const m = await si.mem();
       return { total: m.total, used: m.active, swapTotal: m.swaptotal, swapUsed: m.swapused };
     },
