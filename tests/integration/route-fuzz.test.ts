@@ -1,4 +1,4 @@
-import { request, type Dispatcher } from 'undici';
+import { Agent, request, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SESSION_COOKIE } from '../../agent/src/features/auth/session.service.js';
 import { DEFAULT_BODY_LIMIT, MAX_JSON_DEPTH } from '../../agent/src/http/body-limits.js';
@@ -40,6 +40,13 @@ const DIALS_OUT = new Set([
   'POST /api/network/tools/:tool',
 ]);
 
+/**
+ * The fuzz's own connections. undici's global dispatcher is shared with fetch, so a request could be
+ * sent on a keep-alive connection left idle by the set-up's reads just as the agent's 5 s keep-alive
+ * timeout closed it ("other side closed" on a busy CI machine, while the jobs were being built).
+ */
+const fuzzDispatcher = new Agent();
+
 let agent: RunningAgent;
 const cookies: Record<'superadmin' | 'user' | 'signedOut', string> = {
   superadmin: '',
@@ -69,6 +76,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  await fuzzDispatcher.close();
   await agent?.stop();
 });
 
@@ -89,6 +97,7 @@ async function send(req: FuzzRequest, cookie: string): Promise<Outcome> {
     headers,
     body: req.body,
     reset: true,
+    dispatcher: fuzzDispatcher,
     headersTimeout: TIMEOUT_MS,
     bodyTimeout: TIMEOUT_MS,
   });
