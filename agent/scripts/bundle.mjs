@@ -5,7 +5,8 @@
  * start (its ESM loader's module jobs, module records, URLs, resolution caches), measured at 4–7 MB
  * of V8 heap on the idle agent (docs/performance.md, "Idle"). Packages stay external and load from
  * node_modules as before (those imported with `import()` keep loading on first use); only the
- * agent's own code is joined. Not minified: stack traces keep their names.
+ * agent's own code is joined, and zod without its language packs (below). Not minified: stack traces
+ * keep their names.
  *
  * Every `import.meta.url` in an agent module is replaced by that module's own URL in dist,
  * computed from the bundle's location, so paths resolved from it (migrations, package.json, the
@@ -39,6 +40,29 @@ const ownImportMetaUrl = {
   },
 };
 
+/**
+ * zod is joined into the bundle without its 61 language packs. Its index re-exports every one as
+ * `z.locales` (for `z.config(z.locales.de())`), so each start loaded all of them as modules and
+ * kept their 535 KB of source on the heap; the agent's errors are English, which zod sets itself
+ * from locales/en.js. Only that re-export is emptied: `z.locales` is `{}` in the agent.
+ * tests/integration/agent-bundle.test.ts holds the bundle to it, and its 400s to zod's English.
+ * Every other package stays external: joining them all held more memory (docs/performance.md).
+ */
+const ZOD = /^zod(?:\/|$)/;
+const ZOD_LANGUAGE_PACKS_IMPORTER = /[\\/]zod[\\/]v4[\\/](?:classic|core)[\\/]/;
+const zodWithoutLanguagePacks = {
+  name: 'zod-without-language-packs',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => (ZOD.test(args.path) ? undefined : { external: true }));
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      ZOD_LANGUAGE_PACKS_IMPORTER.test(args.importer)
+        ? { path: 'zod-language-packs', namespace: 'emptied' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'emptied' }, () => ({ contents: 'export {};', loader: 'js' }));
+  },
+};
+
 const result = await build({
   entryPoints: [path.join(distDir, 'main.js')],
   write: false,
@@ -47,9 +71,8 @@ const result = await build({
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  packages: 'external',
   logLevel: 'warning',
-  plugins: [ownImportMetaUrl],
+  plugins: [ownImportMetaUrl, zodWithoutLanguagePacks],
 });
 
 // V8 keeps a script's source on its heap, as one byte per character only when every character is
