@@ -37,6 +37,9 @@ export function swarmUnavailable(): string | null {
   return null;
 }
 
+/** The slowest CLI call seen here (importing the busybox image on a loaded machine) takes seconds. */
+const CLI_TIMEOUT_MS = 120_000;
+
 /** The docker CLI of Debian's docker.io, which matches its daemon's API version. */
 function dockerCli(): string {
   return fs.existsSync('/usr/bin/docker') ? '/usr/bin/docker' : 'docker';
@@ -50,6 +53,8 @@ export async function startSwarmEngine(
   const socketPath = path.join(dir, 'docker.sock');
   const dockerHost = `unix://${socketPath}`;
   const execRoot = path.join(dir, 'x');
+  const daemonLogFile = path.join(dir, 'dockerd.log');
+  const daemonLogFd = fs.openSync(daemonLogFile, 'a');
   const daemon: ChildProcess = spawn(
     'dockerd',
     [
@@ -67,14 +72,20 @@ export async function startSwarmEngine(
       '--ip6tables=false',
       '--bridge=none',
     ],
-    { stdio: ['ignore', 'ignore', 'pipe'], cwd: '/' },
+    // Its log goes to a file, not a pipe: the tests call the CLI synchronously, and while one waits,
+    // nothing reads a pipe. A swarm leave logs enough to fill one; dockerd's logger then blocked on
+    // the write while holding the lock the leave itself needed to log, and the CLI waited for ever.
+    { stdio: ['ignore', 'ignore', daemonLogFd], cwd: '/' },
   );
-  let daemonLog = '';
-  daemon.stderr?.on('data', (chunk: Buffer) => {
-    daemonLog = (daemonLog + chunk.toString()).slice(-8192);
-  });
+  fs.closeSync(daemonLogFd);
+  const daemonLog = () => fs.readFileSync(daemonLogFile, 'utf8').slice(-8192);
   const cli = (args: string[]): string =>
-    execFileSync(dockerCli(), ['--host', dockerHost, ...args], { encoding: 'utf8', stdio: 'pipe' });
+    execFileSync(dockerCli(), ['--host', dockerHost, ...args], {
+      encoding: 'utf8',
+      stdio: 'pipe',
+      // A CLI call that hangs fails its test instead of holding the whole run.
+      timeout: CLI_TIMEOUT_MS,
+    });
 
   const stop = async (): Promise<void> => {
     try {
@@ -101,7 +112,7 @@ export async function startSwarmEngine(
   try {
     await waitFor(
       () => {
-        if (daemon.exitCode !== null) throw new Error(`dockerd exited: ${daemonLog}`);
+        if (daemon.exitCode !== null) throw new Error(`dockerd exited: ${daemonLog()}`);
         try {
           cli(['info', '--format', '{{.ServerVersion}}']);
           return true;
