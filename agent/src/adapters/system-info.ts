@@ -43,8 +43,9 @@ const si = {
  * /proc/stat | grep cpu`, seven `cat`s per interface, a loop over hwmon, then `sensors`). Measured
  * on the development machine, those three at 1 Hz cost about 27 ms of CPU per second (2.7 % of a
  * core, more than the agent's whole idle budget), the same readings from the files about 0.5 ms.
- * Memory is parsed from /proc/meminfo the way systeminformation's mem() did; the expensive calls (processes, interfaces, sockets, static facts) run seldom or on demand; the
- * disks come from /proc/self/mounts and statfs (readDisks).
+ * Memory is parsed from /proc/meminfo the way systeminformation's mem() did; the expensive calls
+ * (processes, interfaces, sockets, static facts) run seldom or on demand; the disks come from
+ * /proc/self/mounts and statfs (readDisks).
  */
 
 export interface CpuTimes {
@@ -134,22 +135,26 @@ export interface ThermalTrip {
 /** Trip types that mean "too hot" (an `active` trip only switches a fan on). */
 const HOT_TRIPS = new Set(['passive', 'hot', 'critical']);
 
-/** /proc/meminfo's MemTotal and MemAvailable (kB) and /proc/pressure/memory's `some avg10=`. */
-/**
- * Parses /proc/meminfo (proc(5), kB) into the memory card's figures, as systeminformation's mem()
- * computed them: used is MemTotal - MemAvailable, or, on kernels before 3.14 without MemAvailable,
- * what free, buffers, page cache and slab leave.
- */
-export function parseMeminfo(meminfo: string): MemoryReading | null {
+/** /proc/meminfo's fields (proc(5), in kB) as bytes: null for a field the file does not have. */
+function meminfoFields(meminfo: string): (name: string) => number | null {
   const fields = new Map<string, number>();
   for (const line of meminfo.split('\n')) {
     const colon = line.indexOf(':');
     if (colon > 0) fields.set(line.slice(0, colon), Number.parseInt(line.slice(colon + 1), 10) * 1024);
   }
-  const kb = (name: string) => {
+  return (name) => {
     const value = fields.get(name);
     return value !== undefined && Number.isFinite(value) ? value : null;
   };
+}
+
+/**
+ * Parses /proc/meminfo into the memory card's figures, as systeminformation's mem() computed them:
+ * used is MemTotal - MemAvailable, or, on kernels before 3.14 without MemAvailable, what free,
+ * buffers, page cache and slab leave.
+ */
+export function parseMeminfo(meminfo: string): MemoryReading | null {
+  const kb = meminfoFields(meminfo);
   const total = kb('MemTotal');
   if (!total) return null;
   const available =
@@ -159,11 +164,9 @@ export function parseMeminfo(meminfo: string): MemoryReading | null {
   return { total, used: total - available, swapTotal, swapUsed: swapTotal - (kb('SwapFree') ?? 0) };
 }
 
+/** /proc/meminfo's MemTotal and MemAvailable (kB) and /proc/pressure/memory's `some avg10=`. */
 export function parseMemoryPressure(meminfo: string, pressure: string | null): MemoryPressure | null {
-  const kb = (name: string) => {
-    const m = new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(meminfo);
-    return m ? Number(m[1]) * 1024 : null;
-  };
+  const kb = meminfoFields(meminfo);
   const total = kb('MemTotal');
   const available = kb('MemAvailable');
   if (total === null || available === null) return null;
