@@ -1,4 +1,22 @@
 /**
+ * Sends once more on a fresh connection when a kept-alive one turns out closed before any answer,
+ * as browsers do (Chromium resends a request whose reused socket closed before the first response
+ * byte). The agent closes idle connections after node's 5 s; a test that blocks its own event loop
+ * longer than that (a synchronous docker CLI call) has not yet seen the close when it sends, and
+ * its request would go out on the dead socket. A server that closed mid-request for a reason of its
+ * own fails the second attempt too, so nothing real is hidden.
+ */
+async function fetchLikeABrowser(url: string, init: RequestInit): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    if (cause?.code !== 'UND_ERR_SOCKET' || cause.message !== 'other side closed') throw err;
+    return fetch(url, init);
+  }
+}
+
+/**
  * A tiny cookie-keeping HTTP client for integration tests: one instance is one browser.
  */
 export class Client {
@@ -22,7 +40,7 @@ export class Client {
         .map(([k, v]) => `${k}=${v}`)
         .join('; ');
     }
-    const res = await fetch(this.baseUrl + path, init);
+    const res = await fetchLikeABrowser(this.baseUrl + path, init);
     this.lastSetCookie = res.headers.getSetCookie();
     for (const raw of this.lastSetCookie) {
       const [pair = '', ...attrs] = raw.split(';');
