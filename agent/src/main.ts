@@ -23,7 +23,6 @@ import { applyPendingRestore } from './features/backups/restore-state.js';
 import { damagedDatabaseMessage, isDamagedDatabase } from './features/backups/way-back.js';
 import { createTlsService } from './features/tls/tls.service.js';
 import { inBackground } from './lib/background.js';
-import { keepConnectionsOpen } from './http/keep-alive.js';
 
 /** How long in-flight requests may take to finish after SIGTERM before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -166,8 +165,6 @@ const secureServer = serve(
     );
   },
 );
-keepConnectionsOpen(server);
-keepConnectionsOpen(secureServer);
 // A taken or privileged HTTPS port must not take the console down with it: plain HTTP stays up and
 // the log says why HTTPS is missing.
 secureServer.on('error', (err: NodeJS.ErrnoException) => {

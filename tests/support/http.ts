@@ -1,9 +1,9 @@
 /**
  * Sends once more on a fresh connection when a kept-alive one turns out closed before any answer,
  * as browsers do (Chromium resends a request whose reused socket closed before the first response
- * byte). A server closes idle connections after its keep-alive timeout (node's default is 5 s, the
- * agent's 75 s); a test that blocks its own event loop longer than that (a synchronous docker CLI
- * call) has not yet seen the close when it sends, and its request would go out on the dead socket. A server that closed mid-request for a reason of its
+ * byte). The agent closes idle connections after node's 5 s; a test that blocks its own event loop
+ * longer than that (a synchronous docker CLI call) has not yet seen the close when it sends, and
+ * its request would go out on the dead socket. A server that closed mid-request for a reason of its
  * own fails the second attempt too, so nothing real is hidden.
  */
 async function fetchLikeABrowser(url: string, init: RequestInit): Promise<Response> {
