@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import {
   networkPageSchema,
   type NetworkInterface,
@@ -21,6 +21,11 @@ export const networkInfoQueryOptions = () =>
     queryFn: () => getParsed(NETWORK_INFO_PATH, networkPageSchema),
     refetchInterval: NETWORK_INFO_REFRESH_MS,
   });
+
+/** The hub's interfaces, addresses and VPN state, refreshed every NETWORK_INFO_REFRESH_MS. */
+export function useNetworkInfo() {
+  return useQuery(networkInfoQueryOptions());
+}
 
 /**
  * The order people look for interfaces in: the one with the default route, then the other

@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   POLL_INTERVALS_MS,
   REMOTE_HUB_POLL_MS,
@@ -59,6 +59,16 @@ export const jetsonQueryOptions = (live: boolean) =>
     queryFn: async () => jetsonReportSchema.parse(await apiJson<unknown>('GET', NEXUS_PATHS.jetson)),
     refetchInterval: live ? JETSON_REFRESH_MS : false,
   });
+
+/** The agent's debug facts, for admins only (`enabled`: the reader is an admin). */
+export function useHubDebug(enabled: boolean) {
+  return useQuery({ ...debugQueryOptions(), enabled });
+}
+
+/** The Jetson check's report, refreshed while `live`, for admins only (`enabled`). */
+export function useJetsonReport(live: boolean, enabled: boolean) {
+  return useQuery({ ...jetsonQueryOptions(live), enabled });
+}
 
 export const hubsQueryOptions = () =>
   queryOptions({

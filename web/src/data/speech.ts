@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   SPEECH_ENGINE_HEADER,
   SPEECH_MS_HEADER,
@@ -27,6 +27,10 @@ export const speechSettingsQueryOptions = () =>
         (await apiJson<{ settings: unknown }>('GET', `${SPEECH_API}/settings`)).settings,
       ),
   });
+
+export function useSpeechSettings() {
+  return useQuery(speechSettingsQueryOptions());
+}
 
 export function useSaveSpeechSettings() {
   const queryClient = useQueryClient();

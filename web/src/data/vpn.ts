@@ -1,4 +1,4 @@
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   networkVisitorSchema,
   uplinksSchema,
@@ -64,6 +64,11 @@ export const visitorQueryOptions = () =>
     queryKey: vpnKeys.visitor,
     queryFn: () => getParsed(VISITOR_PATH, networkVisitorSchema),
   });
+
+/** How this visitor reaches the hub (LAN, VPN, or from outside). */
+export function useVisitor() {
+  return useQuery(visitorQueryOptions());
+}
 
 /** Everything on the screen that a change to the server, a peer or the uplinks can move. */
 function useInvalidateVpn() {

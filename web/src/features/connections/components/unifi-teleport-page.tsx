@@ -1,11 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { CircleHelp, ListOrdered, MapPin, RefreshCw, ShieldCheck } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Panel } from '@/components/ui/panel';
-import { networkInfoQueryOptions } from '@/data/network';
+import { useNetworkInfo } from '@/data/network';
 import { cn } from '@/lib/utils';
-import { visitorQueryOptions } from '@/data/vpn';
+import { useVisitor } from '@/data/vpn';
 import { visitorSentence } from '../connections-logic';
 import { LoadError, Loading } from './shared';
 import { pageContainer } from '@/components/page-container';
@@ -58,7 +57,7 @@ export function UnifiTeleportPage() {
 }
 
 function VisitorCheck() {
-  const visitor = useQuery(visitorQueryOptions());
+  const visitor = useVisitor();
   const result = visitor.data ? visitorSentence(visitor.data) : null;
   return (
     <Panel
@@ -97,7 +96,7 @@ function VisitorCheck() {
 }
 
 function HubAddress() {
-  const network = useQuery(networkInfoQueryOptions());
+  const network = useNetworkInfo();
   const info = network.data;
   const lan =
     info?.interfaces.find((i) => i.isDefault && i.ip4) ?? info?.interfaces.find((i) => !i.internal && i.ip4);

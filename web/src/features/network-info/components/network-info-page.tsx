@@ -1,6 +1,5 @@
 import { type ReactNode } from 'react';
 import { Panel } from '@/components/ui/panel';
-import { useQuery } from '@tanstack/react-query';
 import { AlertCircle, Cable, Globe, Network, RefreshCw, Router, Wifi } from 'lucide-react';
 import type {
   ListeningPort,
@@ -18,7 +17,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { formatRate } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
 import { cn } from '@/lib/utils';
-import { networkInfoQueryOptions, signalWords, sortInterfaces } from '@/data/network';
+import { signalWords, sortInterfaces, useNetworkInfo } from '@/data/network';
 import { HttpsSection } from './https-section';
 import { pageContainer } from '@/components/page-container';
 
@@ -27,7 +26,7 @@ import { pageContainer } from '@/components/page-container';
  * and what listens on which port.
  */
 export function NetworkInfoPage() {
-  const query = useQuery(networkInfoQueryOptions());
+  const query = useNetworkInfo();
   const info = query.data;
   return (
     <div className={pageContainer('grid gap-6')}>

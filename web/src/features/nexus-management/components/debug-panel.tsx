@@ -1,4 +1,3 @@
-import { useQuery } from '@tanstack/react-query';
 import { Download, RefreshCw } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -8,7 +7,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { useAuth } from '@/features/auth';
 import { formatBytes } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
-import { NEXUS_PATHS, debugQueryOptions } from '@/data/nexus-management';
+import { NEXUS_PATHS, useHubDebug } from '@/data/nexus-management';
 import { AdminOnly } from './admin-only';
 
 function Row({ label, value }: { label: string; value: string }) {
@@ -23,7 +22,7 @@ function Row({ label, value }: { label: string; value: string }) {
 /** /nexus-debug: the agent's process, configuration (secrets only as set or not set) and database. */
 export function DebugPanel() {
   const { isAdmin } = useAuth();
-  const debug = useQuery({ ...debugQueryOptions(), enabled: isAdmin });
+  const debug = useHubDebug(isAdmin);
   if (!isAdmin) return <AdminOnly what="Debugging" />;
   if (debug.error && !debug.data) {
     return (

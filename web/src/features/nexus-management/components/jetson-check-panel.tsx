@@ -1,5 +1,4 @@
 import { useId, useState, type ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Cpu, RefreshCw, Thermometer, Zap } from 'lucide-react';
 import type { JetsonReport } from '@nexus/agent/contract';
 import { CheckList, CheckSummaryBadges } from '@/components/check-list';
@@ -15,7 +14,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { useAuth } from '@/features/auth';
 import { formatBytes } from '@/lib/format-bytes';
 import { errorMessage } from '@/lib/request';
-import { jetsonQueryOptions } from '@/data/nexus-management';
+import { useJetsonReport } from '@/data/nexus-management';
 import { AdminOnly } from './admin-only';
 
 function Panel({
@@ -146,7 +145,7 @@ function Facts({ report }: { report: JetsonReport }) {
 export function JetsonCheckPanel() {
   const { isAdmin } = useAuth();
   const [live, setLive] = useState(true);
-  const report = useQuery({ ...jetsonQueryOptions(live), enabled: isAdmin });
+  const report = useJetsonReport(live, isAdmin);
   const liveId = useId();
   if (!isAdmin) return <AdminOnly what="The Jetson check" />;
   if (report.error && !report.data) {

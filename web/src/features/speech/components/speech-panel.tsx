@@ -1,17 +1,16 @@
-import { useQuery } from '@tanstack/react-query';
 import { AlertCircle, RefreshCw } from 'lucide-react';
 import { RefreshError } from '@/components/load-state';
 import { Button } from '@/components/ui/button';
 import { errorMessage } from '@/lib/request';
 import { useAuth } from '@/features/auth';
-import { speechSettingsQueryOptions } from '@/data/speech';
+import { useSpeechSettings } from '@/data/speech';
 import { FormSkeleton } from './speech-section';
 import { SpeechSettingsForm } from './speech-settings-form';
 import { SpeechTryIt } from './speech-try-it';
 
 /** The AI control screen's Speech tab: the speech services the flows use, and a place to try them. */
 export function SpeechPanel() {
-  const settings = useQuery(speechSettingsQueryOptions());
+  const settings = useSpeechSettings();
   const { isAdmin } = useAuth();
   if (settings.isPending) return <FormSkeleton rows={6} />;
   if (settings.isLoadingError) {
