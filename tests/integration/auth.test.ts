@@ -144,8 +144,9 @@ describe('registration', () => {
       socket.on('data', (chunk: string) => {
         received += chunk;
         const end = received.indexOf('\r\n\r\n');
+        if (end < 0) return;
         const length = /\r\ncontent-length: *(\d+)/i.exec(received.slice(0, end));
-        if (end < 0 || !length || received.length - end - 4 < Number(length[1])) return;
+        if (!length || received.length - end - 4 < Number(length[1])) return;
         socket.destroy();
         resolve({ head: received.slice(0, end), text: received.slice(end + 4) });
       });
